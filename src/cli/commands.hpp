@@ -1,0 +1,31 @@
+#pragma once
+// The subcommand table: one entry per verb, one file per subcommand.
+#include "cli/args.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bootbench::cli {
+
+struct Command {
+    const char* name;
+    const char* synopsis;    // arguments, for help
+    const char* description; // one line
+    std::vector<OptionSpec> options;
+    int (*run)(const Args& args);
+};
+
+const std::vector<Command>& commands();
+const Command* find_command(const std::string& name);
+std::string usage_text();
+std::string help_text(const Command& c);
+
+// One function per subcommand, each in its own file.
+int cmd_plan(const Args& args);
+int cmd_start(const Args& args);
+int cmd_resume(const Args& args);
+int cmd_status(const Args& args);
+int cmd_abort(const Args& args);
+int cmd_simulate(const Args& args);
+
+} // namespace bootbench::cli

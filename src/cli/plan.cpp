@@ -1,0 +1,44 @@
+// bootbench plan FILE: the run order, the targets, and how long it takes.
+#include "cli/commands.hpp"
+#include "cli/experiment_file.hpp"
+#include "core/estimate.hpp"
+#include "core/plan.hpp"
+
+#include <iostream>
+
+namespace bootbench::cli {
+
+namespace {
+
+std::string describe_selector(const core::Target& t) {
+    const auto& s = t.selector;
+    std::string v = s.kind == core::SelectorKind::deployment ? std::to_string(s.index) : s.value;
+    return std::string(core::to_string(s.kind)) + " " + v;
+}
+
+} // namespace
+
+int cmd_plan(const Args& args) {
+    args.expect_positional(1, "one experiment file");
+    core::Experiment e = load_experiment(args.positional()[0]);
+    if (args.flag("quick"))
+        e = quick_version(e);
+    auto runs = core::plan_runs(e);
+    std::cout << "experiment " << e.name << ": " << e.title << "\n"
+              << "  " << e.targets.size() << " targets x " << e.runs << " runs, order "
+              << core::to_string(e.order) << ", baseline " << e.baseline << "\n\ntargets:\n";
+    for (const auto& t : e.targets)
+        std::cout << "  " << t.name << ": " << describe_selector(t)
+                  << (t.kargs.empty() ? "" : " (with extra kernel arguments)") << "\n";
+    std::cout << "\nrun order:\n";
+    for (size_t i = 0; i < runs.size(); ++i)
+        std::cout << "  " << (i + 1) << ". " << runs[i].run_id << "\n";
+    double per_run = core::estimate_run_seconds(e);
+    std::cout << "\nestimate: " << core::format_duration(per_run * static_cast<double>(runs.size()))
+              << " (" << core::format_duration(per_run) << " per run, assuming "
+              << core::format_duration(core::kAssumedBootSeconds)
+              << " per boot; waits for the CPU to cool are extra)\n";
+    return 0;
+}
+
+} // namespace bootbench::cli

@@ -1,0 +1,196 @@
+#include "core/experiment.hpp"
+
+#include "core/error.hpp"
+#include "core/toml_reader.hpp"
+
+#include <regex>
+#include <set>
+
+namespace bootbench::core {
+
+namespace {
+
+const std::vector<std::pair<std::string_view, Order>> kOrders = {
+    {"blocked", Order::blocked},
+    {"interleaved", Order::interleaved},
+    {"counterbalanced", Order::counterbalanced},
+    {"random", Order::random}};
+
+
+
+void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e) {
+    const toml::table* t = r.require_table(root, "experiment", "[experiment]");
+    if (!t)
+        return;
+    r.allow_keys(*t, "[experiment]",
+                 {"name", "title", "runs", "order", "seed", "baseline", "max_attempts",
+                  "on_boot_failure"});
+    if (auto name = r.string(*t, "name", "experiment.name", Required::yes))
+        r.check_name(*t, "name", *name, "experiment.name"), e.name = *name;
+    e.title = r.string(*t, "title", "experiment.title").value_or(e.name);
+    if (auto runs = r.integer(*t, "runs", "experiment.runs", Required::yes))
+        e.runs = static_cast<int>(r.at_least(*t, "runs", *runs, 1, "experiment.runs"));
+    e.order = r.choice(*t, "order", "experiment.order", kOrders).value_or(Order::interleaved);
+    if (auto seed = r.integer(*t, "seed", "experiment.seed"))
+        e.seed = static_cast<unsigned long long>(r.at_least(*t, "seed", *seed, 0, "experiment.seed"));
+    e.baseline = r.string(*t, "baseline", "experiment.baseline", Required::yes).value_or("");
+    if (auto n = r.integer(*t, "max_attempts", "experiment.max_attempts"))
+        e.max_attempts = static_cast<int>(r.at_least(*t, "max_attempts", *n, 1, "experiment.max_attempts"));
+    e.on_boot_failure = r.choice(*t, "on_boot_failure", "experiment.on_boot_failure",
+                                 std::vector<std::pair<std::string_view, OnBootFailure>>{
+                                     {"skip", OnBootFailure::skip}, {"stop", OnBootFailure::stop}})
+                            .value_or(OnBootFailure::skip);
+}
+
+void read_selector(TomlReader& r, const toml::table& t, Target& target) {
+    static const std::vector<std::pair<std::string_view, SelectorKind>> kinds = {
+        {"image", SelectorKind::image},
+        {"refspec", SelectorKind::refspec},
+        {"checksum", SelectorKind::checksum},
+        {"deployment", SelectorKind::deployment}};
+    std::vector<std::string_view> present;
+    for (const auto& [key, kind] : kinds) {
+        if (!t.contains(key))
+            continue;
+        present.push_back(key);
+        if (present.size() > 1)
+            continue;
+        target.selector.kind = kind;
+        std::string ctx = "target '" + target.name + "'." + std::string(key);
+        if (kind == SelectorKind::deployment) {
+            if (auto idx = r.integer(t, key, ctx, Required::yes))
+                target.selector.index = static_cast<int>(r.at_least(t, key, *idx, 0, ctx));
+        } else if (auto v = r.string(t, key, ctx, Required::yes)) {
+            target.selector.value = *v;
+            if (v->empty())
+                r.error_at(t, key, ctx + " is empty");
+            else if (kind == SelectorKind::checksum &&
+                     !std::regex_match(*v, std::regex("[0-9a-f]{4,64}")))
+                r.error_at(t, key, ctx + " must be 4 to 64 lowercase hex digits, not '" + *v + "'");
+        }
+    }
+    if (present.empty())
+        r.error_at(t, "target '" + target.name +
+                          "' has no selector: give exactly one of image, refspec, checksum, "
+                          "deployment");
+    else if (present.size() > 1)
+        r.error_at(t, present[1],
+                   "target '" + target.name + "' has two selectors (" + std::string(present[0]) +
+                       " and " + std::string(present[1]) + "): keep exactly one");
+}
+
+void read_targets(TomlReader& r, const toml::table& root, Experiment& e) {
+    const toml::array* arr = r.require_table_array(root, "target", "[[target]]");
+    if (!arr)
+        return;
+    std::set<std::string> seen;
+    for (const auto& node : *arr) {
+        const toml::table& t = *node.as_table();
+        Target target;
+        target.pos = TomlReader::pos_of(t);
+        r.allow_keys(t, "[[target]]",
+                     {"name", "image", "refspec", "checksum", "deployment", "kargs",
+                      "expect_kernel", "stage", "pin_digest"});
+        if (auto name = r.string(t, "name", "target.name", Required::yes)) {
+            r.check_name(t, "name", *name, "target.name");
+            target.name = *name;
+            if (!seen.insert(*name).second)
+                r.error_at(t, "name", "duplicate target name '" + *name + "'");
+        }
+        read_selector(r, t, target);
+        target.kargs = r.string_array(t, "kargs", "target '" + target.name + "'.kargs");
+        target.expect_kernel = r.string(t, "expect_kernel", "target.expect_kernel").value_or("");
+        target.stage = r.boolean(t, "stage", "target.stage").value_or(false);
+        target.pin_digest = r.boolean(t, "pin_digest", "target.pin_digest").value_or(false);
+        e.targets.push_back(std::move(target));
+    }
+    if (arr->size() < 2)
+        r.error_at(root, "target",
+                   "an experiment needs at least two [[target]] tables to compare, found " +
+                       std::to_string(arr->size()));
+}
+
+void read_conditions(TomlReader& r, const toml::table& root, Conditions& c) {
+    const toml::table* t = r.optional_table(root, "conditions", "[conditions]");
+    if (!t)
+        return;
+    r.allow_keys(*t, "[conditions]",
+                 {"governor", "set_governor", "sched_ext", "settle_s", "max_start_temp_c",
+                  "temp_wait_timeout_s", "on_temp_timeout", "start_temp_band_c"});
+    c.governor = r.string(*t, "governor", "conditions.governor").value_or("");
+    c.set_governor = r.boolean(*t, "set_governor", "conditions.set_governor").value_or(false);
+    if (c.set_governor && c.governor.empty())
+        r.error_at(*t, "set_governor", "conditions.set_governor = true needs conditions.governor");
+    c.sched_ext = r.choice(*t, "sched_ext", "conditions.sched_ext",
+                           std::vector<std::pair<std::string_view, std::string>>{
+                               {"", ""}, {"disabled", "disabled"}, {"enabled", "enabled"}})
+                      .value_or("");
+    if (auto v = r.integer(*t, "settle_s", "conditions.settle_s"))
+        c.settle_s = static_cast<int>(r.at_least(*t, "settle_s", *v, 0, "conditions.settle_s"));
+    c.max_start_temp_c = r.number(*t, "max_start_temp_c", "conditions.max_start_temp_c")
+                             .value_or(c.max_start_temp_c);
+    if (auto v = r.integer(*t, "temp_wait_timeout_s", "conditions.temp_wait_timeout_s"))
+        c.temp_wait_timeout_s = static_cast<int>(
+            r.at_least(*t, "temp_wait_timeout_s", *v, 0, "conditions.temp_wait_timeout_s"));
+    c.on_temp_timeout = r.choice(*t, "on_temp_timeout", "conditions.on_temp_timeout",
+                                 std::vector<std::pair<std::string_view, OnTempTimeout>>{
+                                     {"run", OnTempTimeout::run}, {"fail", OnTempTimeout::fail}})
+                            .value_or(OnTempTimeout::run);
+    if (auto band = r.number(*t, "start_temp_band_c", "conditions.start_temp_band_c")) {
+        if (*band <= 0)
+            r.error_at(*t, "start_temp_band_c", "conditions.start_temp_band_c must be above 0");
+        c.start_temp_band_c = band;
+    }
+}
+
+void read_load(TomlReader& r, const toml::table& root, Load& load) {
+    const toml::table* t = r.optional_table(root, "load", "[load]");
+    if (!t)
+        return;
+    r.allow_keys(*t, "[load]", {"cpu_workers"});
+    const toml::node* n = t->get("cpu_workers");
+    if (!n)
+        return;
+    if (auto i = n->value_exact<int64_t>()) {
+        load.count = static_cast<int>(r.at_least(*t, "cpu_workers", *i, 0, "load.cpu_workers"));
+        load.kind = load.count == 0 ? Load::Kind::none : Load::Kind::count;
+        return;
+    }
+    auto s = n->value_exact<std::string>();
+    if (s && *s == "half")
+        load.kind = Load::Kind::half;
+    else if (s && *s == "all")
+        load.kind = Load::Kind::all;
+    else if (s && *s == "0")
+        load.kind = Load::Kind::none;
+    else
+        r.error_at(*t, "cpu_workers",
+                   "load.cpu_workers must be \"half\", \"all\" or a whole number of workers");
+}
+
+} // namespace
+
+// Bench tables have per-kind keys; they live in experiment_bench.cpp.
+void read_benches(TomlReader& r, const toml::table& root, Experiment& e);
+void read_report_and_notify(TomlReader& r, const toml::table& root, Experiment& e);
+void check_cross_references(TomlReader& r, const toml::table& root, const Experiment& e);
+
+Experiment parse_experiment(const std::string& text, const std::string& file_name) {
+    TomlReader r(file_name);
+    toml::table root = r.parse(text);
+    Experiment e;
+    e.source_file = file_name;
+    r.allow_keys(root, "the experiment file",
+                 {"experiment", "target", "conditions", "load", "bench", "report", "notify"});
+    read_experiment_table(r, root, e);
+    read_targets(r, root, e);
+    read_conditions(r, root, e.conditions);
+    read_load(r, root, e.load);
+    read_benches(r, root, e);
+    read_report_and_notify(r, root, e);
+    check_cross_references(r, root, e);
+    r.throw_if_errors();
+    return e;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,127 @@
+#pragma once
+// The experiment file's model: plain values, validated once at parse time.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bootbench::core {
+
+// Where a value came from in the experiment file, for FILE:LINE:COL messages.
+struct SourcePos {
+    int line = 0;
+    int column = 0;
+};
+
+enum class Order { blocked, interleaved, counterbalanced, random };
+enum class SelectorKind { image, refspec, checksum, deployment };
+enum class Better { lower, higher };
+enum class OnTempTimeout { run, fail };
+enum class OnBootFailure { skip, stop };
+
+struct Selector {
+    SelectorKind kind = SelectorKind::deployment;
+    std::string value; // image reference, refspec or checksum (prefix)
+    int index = -1;    // deployment index, for SelectorKind::deployment
+};
+
+struct Target {
+    std::string name;
+    Selector selector;
+    std::vector<std::string> kargs;
+    std::string expect_kernel; // glob on uname -r; empty = any
+    bool stage = false;        // may be staged with bootc / rpm-ostree when absent
+    bool pin_digest = false;   // stage by digest instead of tag
+    SourcePos pos;
+};
+
+struct Conditions {
+    std::string governor;  // "" = don't care
+    bool set_governor = false;
+    std::string sched_ext; // "" = don't care
+    int settle_s = 60;
+    double max_start_temp_c = 55.0;
+    int temp_wait_timeout_s = 1800;
+    OnTempTimeout on_temp_timeout = OnTempTimeout::run;
+    std::optional<double> start_temp_band_c;
+};
+
+// Background load: stress-ng --cpu N for the length of the suite.
+struct Load {
+    enum class Kind { none, half, all, count };
+    Kind kind = Kind::none;
+    int count = 0;
+};
+
+struct MetricSpec {
+    std::string key;
+    std::string regex;
+    std::string unit;
+    Better better = Better::lower;
+    SourcePos pos;
+};
+
+enum class BenchKind { perf_sched_pipe, perf_sched_messaging, sysbench_threads, schbench, command };
+
+// One benchmark of the suite. Which fields apply depends on the kind; the
+// parser rejects keys that do not belong to it.
+struct Bench {
+    BenchKind kind = BenchKind::perf_sched_pipe;
+    std::string name;       // defaults to the kind's name
+    int loops = 1000000;    // perf-sched-pipe (-l), perf-sched-messaging (-l, default 1000)
+    int groups = 20;        // perf-sched-messaging (-g)
+    int runtime_s = 30;     // sysbench-threads (--time), schbench (-r)
+    int threads = 0;        // sysbench-threads (0 = nproc), schbench -t
+    int message_threads = 0; // schbench -m (0 = its default)
+    std::vector<std::string> argv; // command
+    int timeout_s = 0;      // 0 = derived from the kind's expected length
+    std::vector<MetricSpec> metrics; // command
+    SourcePos pos;
+};
+
+struct ReportConfig {
+    std::vector<std::string> exclude; // run ids
+};
+
+struct Notify {
+    std::string url;
+    std::string format = "text"; // text | json
+    std::vector<std::string> on;
+    std::string token_file;
+    std::string token_env;
+};
+
+struct Experiment {
+    std::string name;
+    std::string title;
+    int runs = 1;
+    Order order = Order::interleaved;
+    unsigned long long seed = 1;
+    std::string baseline;
+    int max_attempts = 3;
+    OnBootFailure on_boot_failure = OnBootFailure::skip;
+    std::vector<Target> targets;
+    Conditions conditions;
+    Load load;
+    std::vector<Bench> benches;
+    ReportConfig report;
+    std::optional<Notify> notify;
+    std::string source_file; // the path it was read from
+
+    const Target* find_target(const std::string& target_name) const;
+    // The first target that is not the baseline: the report's subject.
+    const Target& subject() const;
+};
+
+const char* to_string(Order order);
+const char* to_string(SelectorKind kind);
+const char* to_string(BenchKind kind);
+const char* to_string(Better better);
+
+// experiment.name and target.name: [a-z0-9][a-z0-9._-]{0,63}, and never "..".
+bool is_valid_name(const std::string& name);
+
+// Parses and validates an experiment file's text. Throws bootbench::Error
+// (exit 2) whose message has one line per mistake: "FILE:LINE:COL: what".
+Experiment parse_experiment(const std::string& text, const std::string& file_name);
+
+} // namespace bootbench::core

@@ -1,0 +1,139 @@
+#include "core/run_result.hpp"
+
+#include "core/json_read.hpp"
+
+namespace bootbench::core {
+
+namespace {
+
+template <typename E, size_t N>
+E enum_from(const JsonReader& r, const char* key, const std::pair<const char*, E> (&names)[N]) {
+    std::string s = r.str(key);
+    for (const auto& [name, value] : names)
+        if (s == name)
+            return value;
+    r.fail(std::string("field '") + key + "' has an unknown value '" + s + "'");
+}
+
+const std::pair<const char*, BenchStatus> kBenchStatus[] = {{"ok", BenchStatus::ok},
+                                                           {"failed", BenchStatus::failed},
+                                                           {"timeout", BenchStatus::timeout},
+                                                           {"skipped", BenchStatus::skipped}};
+const std::pair<const char*, RunStatus> kRunStatus[] = {
+    {"ok", RunStatus::ok}, {"partial", RunStatus::partial}, {"failed", RunStatus::failed}};
+const std::pair<const char*, Better> kBetter[] = {{"lower", Better::lower}, {"higher", Better::higher}};
+const std::pair<const char*, BenchKind> kKinds[] = {
+    {"perf-sched-pipe", BenchKind::perf_sched_pipe},
+    {"perf-sched-messaging", BenchKind::perf_sched_messaging},
+    {"sysbench-threads", BenchKind::sysbench_threads},
+    {"schbench", BenchKind::schbench},
+    {"command", BenchKind::command}};
+
+nlohmann::json bench_to_json(const BenchRecord& b) {
+    nlohmann::json j = {{"name", b.name},     {"kind", to_string(b.kind)}, {"argv", b.argv},
+                        {"wall_s", b.wall_s}, {"status", to_string(b.status)},
+                        {"reason", b.reason}, {"log", b.log}};
+    j["exit_status"] = b.exit_status ? nlohmann::json(*b.exit_status) : nlohmann::json(nullptr);
+    return j;
+}
+
+BenchRecord bench_from_json(const JsonReader& r) {
+    BenchRecord b;
+    b.name = r.str("name");
+    b.kind = enum_from(r, "kind", kKinds);
+    b.argv = r.array("argv").get<std::vector<std::string>>();
+    if (r.has("exit_status"))
+        b.exit_status = static_cast<int>(r.integer("exit_status"));
+    b.wall_s = r.number("wall_s");
+    b.status = enum_from(r, "status", kBenchStatus);
+    b.reason = r.str_or("reason", "");
+    b.log = r.str_or("log", "");
+    return b;
+}
+
+} // namespace
+
+const Metric* RunResult::find(const std::string& key) const {
+    for (const auto& m : metrics)
+        if (m.key == key)
+            return &m;
+    return nullptr;
+}
+
+const char* to_string(BenchStatus s) {
+    for (const auto& [name, value] : kBenchStatus)
+        if (value == s)
+            return name;
+    return "?";
+}
+
+const char* to_string(RunStatus s) {
+    for (const auto& [name, value] : kRunStatus)
+        if (value == s)
+            return name;
+    return "?";
+}
+
+nlohmann::json to_json(const RunResult& r) {
+    nlohmann::json metrics = nlohmann::json::object();
+    for (const auto& m : r.metrics)
+        metrics[m.key] = {{"value", m.value}, {"unit", m.unit}, {"better", to_string(m.better)},
+                          {"bench", m.bench}};
+    nlohmann::json missing = nlohmann::json::object();
+    for (const auto& m : r.missing)
+        missing[m.key] = m.reason;
+    nlohmann::json benches = nlohmann::json::array();
+    for (const auto& b : r.benches)
+        benches.push_back(bench_to_json(b));
+    const auto& d = r.deployment;
+    return {{"schema", kRunSchema},
+            {"experiment", r.experiment},
+            {"run", r.run_id},
+            {"target", r.target},
+            {"attempt", r.attempt},
+            {"started_at", r.started_at},
+            {"finished_at", r.finished_at},
+            {"status", to_string(r.status)},
+            {"failure", r.failure},
+            {"deployment",
+             {{"stateroot", d.stateroot}, {"checksum", d.checksum}, {"serial", d.serial},
+              {"origin", d.origin}, {"version", d.version}}},
+            {"environment", r.environment},
+            {"conditions", r.conditions},
+            {"benches", benches},
+            {"metrics", metrics},
+            {"missing", missing}};
+}
+
+RunResult run_result_from_json(const nlohmann::json& j, const std::string& where) {
+    JsonReader r(j, where);
+    if (r.str("schema") != kRunSchema)
+        r.fail("schema is '" + r.str("schema") + "', expected '" + kRunSchema + "'");
+    RunResult out;
+    out.experiment = r.str("experiment");
+    out.run_id = r.str("run");
+    out.target = r.str("target");
+    out.attempt = static_cast<int>(r.integer("attempt"));
+    out.started_at = r.str_or("started_at", "");
+    out.finished_at = r.str_or("finished_at", "");
+    out.status = enum_from(r, "status", kRunStatus);
+    out.failure = r.str_or("failure", "");
+    JsonReader d = r.child(r.object("deployment"), "deployment");
+    out.deployment = {d.str("stateroot"), d.str("checksum"), static_cast<int>(d.integer("serial")),
+                      d.str_or("origin", ""), d.str_or("version", "")};
+    out.environment = r.has("environment") ? r.object("environment") : nlohmann::json::object();
+    out.conditions = r.has("conditions") ? r.array("conditions") : nlohmann::json::array();
+    for (const auto& b : r.array("benches"))
+        out.benches.push_back(bench_from_json(r.child(b, "benches")));
+    for (const auto& [key, value] : r.object("metrics").items()) {
+        JsonReader m = r.child(value, "metrics." + key);
+        out.metrics.push_back({key, m.number("value"), m.str_or("unit", ""),
+                               enum_from(m, "better", kBetter), m.str_or("bench", "")});
+    }
+    if (r.has("missing"))
+        for (const auto& [key, value] : r.object("missing").items())
+            out.missing.push_back({key, value.is_string() ? value.get<std::string>() : ""});
+    return out;
+}
+
+} // namespace bootbench::core

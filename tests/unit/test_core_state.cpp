@@ -1,0 +1,147 @@
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "core/state.hpp"
+
+using namespace bootbench;
+using namespace bootbench::core;
+
+namespace {
+
+const DeploymentRef kA{"os", "aaaa", 0};
+const DeploymentRef kB{"os", "bbbb", 0};
+const DeploymentRef kOther{"os", "cccc", 1};
+
+State two_by_two(int max_attempts = 3, OnBootFailure on_fail = OnBootFailure::skip) {
+    Experiment e;
+    e.name = "x";
+    e.runs = 2;
+    e.max_attempts = max_attempts;
+    e.on_boot_failure = on_fail;
+    for (const char* n : {"a", "b"}) {
+        Target t;
+        t.name = n;
+        e.targets.push_back(t);
+    }
+    auto plan = plan_runs(e);
+    State s = initial_state(e, plan, {{"a", kA, false, false}, {"b", kB, true, false}}, kOther,
+                            "2026-11-30T10:00:00+00:00");
+    s.phase = Phase::running;
+    return mark_default_set(s);
+}
+
+} // namespace
+
+TEST_CASE("the first run expects its target's deployment", "[state]") {
+    State s = two_by_two();
+    CHECK(s.expected == kA);
+    CHECK(s.current_run()->run_id == "a-1");
+    CHECK(decide_on_boot(s, kA).action == BootAction::run_suite);
+}
+
+TEST_CASE("a completed run moves to the next target, then to finishing", "[state]") {
+    State s = two_by_two();
+    s = begin_attempt(s);
+    CHECK(s.runs[0].attempts == 1);
+    s = complete_run(s, SlotStatus::done, "", 12.5);
+    CHECK(s.runs[0].status == SlotStatus::done);
+    CHECK(s.runs[0].seconds == 12.5);
+    CHECK(s.current_run()->run_id == "b-1");
+    CHECK(s.expected == kB);
+    CHECK_FALSE(s.default_set);
+    CHECK(decide_on_boot(s, kB).action == BootAction::set_default_again);
+    s = mark_default_set(s);
+    CHECK(decide_on_boot(s, kB).action == BootAction::run_suite);
+    for (int i = 0; i < 3; ++i)
+        s = mark_default_set(complete_run(begin_attempt(s), SlotStatus::done, "", 1));
+    CHECK(s.phase == Phase::finishing);
+    CHECK(s.expected == kOther);
+    CHECK(decide_on_boot(s, kA).action == BootAction::finish);
+    s = finish(s);
+    CHECK(decide_on_boot(s, kOther).action == BootAction::nothing);
+    CHECK(s.count(SlotStatus::done) == 4);
+}
+
+TEST_CASE("a wrong boot counts an attempt and asks for the default again", "[state]") {
+    State s = two_by_two();
+    BootDecision d = decide_on_boot(s, kB);
+    CHECK(d.action == BootAction::wrong_boot);
+    CHECK(d.message == "wrong deployment booted for run a-1: expected os/aaaa.0, booted os/bbbb.0");
+    s = record_wrong_boot(s, kB);
+    CHECK(s.runs[0].attempts == 1);
+    CHECK(s.current == 0);
+    CHECK_FALSE(s.default_set);
+}
+
+TEST_CASE("max_attempts wrong boots fail the run and go on", "[state]") {
+    State s = two_by_two(2);
+    s = mark_default_set(record_wrong_boot(s, kB));
+    s = record_wrong_boot(s, kB);
+    CHECK(s.runs[0].status == SlotStatus::failed);
+    CHECK(s.runs[0].failure ==
+          "the expected deployment os/aaaa.0 did not boot in 2 attempts (last booted: os/bbbb.0)");
+    CHECK(s.current_run()->run_id == "b-1");
+    CHECK(s.phase == Phase::running);
+}
+
+TEST_CASE("on_boot_failure = stop ends the experiment after a failed boot", "[state]") {
+    State s = two_by_two(1, OnBootFailure::stop);
+    s = record_wrong_boot(s, kB);
+    CHECK(s.phase == Phase::finishing);
+    CHECK(s.expected == kOther);
+    CHECK(s.stop_reason.find("stopped after run a-1 failed") == 0);
+}
+
+TEST_CASE("an interrupted run is rerun, and given up after max_attempts", "[state]") {
+    State s = begin_attempt(two_by_two(2)); // boot 1: killed mid-run
+    CHECK(decide_on_boot(s, kA).action == BootAction::run_suite);
+    CHECK_FALSE(attempts_exhausted(s));
+    s = begin_attempt(s); // boot 2: killed again
+    CHECK(attempts_exhausted(s));
+    s = give_up_run(s, "interrupted 2 times");
+    CHECK(s.runs[0].status == SlotStatus::failed);
+    CHECK(s.current_run()->run_id == "b-1");
+}
+
+TEST_CASE("a start that never completed does nothing at boot", "[state]") {
+    State s = two_by_two();
+    s.phase = Phase::starting;
+    CHECK(decide_on_boot(s, kA).action == BootAction::nothing);
+    CHECK(decide_on_boot(s, kA).message.find("bootbench abort") != std::string::npos);
+    s = abort_experiment(s, "user");
+    CHECK(s.phase == Phase::aborted);
+}
+
+TEST_CASE("state survives a JSON round trip", "[state]") {
+    State s = complete_run(begin_attempt(two_by_two()), SlotStatus::done, "", 3);
+    State back = state_from_json(to_json(s), "state.json");
+    CHECK(to_json(back) == to_json(s));
+    CHECK(back.targets[1].was_pinned);
+}
+
+TEST_CASE("a corrupt state names the file and the field", "[state]") {
+    nlohmann::json j = to_json(two_by_two());
+    auto error_of = [](const nlohmann::json& doc) {
+        try {
+            state_from_json(doc, "/var/lib/bootbench/state.json");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    nlohmann::json bad = j;
+    bad.erase("runs");
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: missing field 'runs'");
+    bad = j;
+    bad["phase"] = "dancing";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: field 'phase' has an unknown value 'dancing'");
+    bad = j;
+    bad["current"] = 9;
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: field 'current' (9) is outside the 4 runs");
+    bad = j;
+    bad["schema"] = 2;
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: state schema 2 is not supported (this "
+                           "bootbench reads 1)");
+    bad = j;
+    bad["expected"]["serial"] = "x";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: expected: field 'serial' must be an integer");
+}
