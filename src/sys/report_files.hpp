@@ -1,0 +1,27 @@
+#pragma once
+// Writes report.{md,json,svg,html} for a results folder. Used at the end of
+// an experiment, by `abort`, and by `bootbench report`.
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bootbench::sys {
+
+struct ReportRequest {
+    std::vector<std::filesystem::path> inputs; // results folders and/or result files
+    std::string title;                          // "" = from the results
+    std::string baseline;                       // "" = from the results / experiment file
+    std::string subject;                        // "" = the first target that is not the baseline
+    std::vector<std::pair<std::string, std::string>> exclude; // run id, reason
+    std::filesystem::path out_prefix;           // e.g. results/x/report -> report.md, report.json...
+};
+
+struct ReportPaths {
+    std::filesystem::path markdown, json, svg, html;
+};
+
+// Throws bootbench::Error naming the file when an input cannot be read.
+ReportPaths write_report_files(const ReportRequest& request);
+
+} // namespace bootbench::sys

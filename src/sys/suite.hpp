@@ -1,0 +1,31 @@
+#pragma once
+// Runs one experiment's benchmark suite on the current boot and returns the
+// run's result. Used by `resume` (after each boot), `run-suite` (manual mode)
+// and `simulate`. Raw logs go to `run_dir`; the result itself is not written
+// here (the caller stores it atomically and advances the state).
+#include "core/experiment.hpp"
+#include "core/run_result.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace bootbench::sys {
+
+class Clock;
+
+struct SuiteRequest {
+    const core::Experiment* experiment = nullptr;
+    const core::Target* target = nullptr;
+    std::string run_id;
+    int attempt = 1;
+    std::filesystem::path run_dir;      // raw logs: one folder per run, beside its JSON
+    core::DeploymentRecord deployment;  // the booted deployment, filled by the caller
+    std::filesystem::path probe_root = "/"; // where /proc and /sys are read (tests: a fake tree)
+};
+
+// Never throws for a failing or missing benchmark: those are recorded in the
+// result (status, missing metrics with reasons). Throws bootbench::Error only
+// when the run cannot be attempted at all (e.g. run_dir cannot be created).
+core::RunResult run_suite(const SuiteRequest& request, Clock& clock);
+
+} // namespace bootbench::sys
