@@ -14,6 +14,11 @@ const std::vector<Command>& commands() {
         {"plan", "FILE", "print the run order, the targets as resolved here, and the time it takes",
          {kSysroot, {"quick", Arity::flag, "scale run times down, as simulate --quick does"}},
          cmd_plan},
+        {"run-suite", "FILE --target NAME", "run the benchmark suite once on this boot and store the result",
+         {{"target", Arity::value, "the target this boot represents (required)"},
+          {"out", Arity::value, "results folder (default results/EXPERIMENT)"},
+          {"quick", Arity::flag, "scale run times down, as simulate --quick does"}},
+         cmd_run_suite},
     };
     return table;
 }
