@@ -32,6 +32,11 @@ const std::vector<Command>& commands() {
          {kSysroot, kJson}, cmd_status},
         {"abort", "", "stop the experiment and put the machine back; results are kept",
          {kSysroot}, cmd_abort},
+        {"run-suite", "FILE --target NAME", "run the benchmark suite once on this boot and store the result",
+         {{"target", Arity::value, "the target this boot represents (required)"},
+          {"out", Arity::value, "results folder (default results/EXPERIMENT)"},
+          {"quick", Arity::flag, "scale run times down, as simulate --quick does"}},
+         cmd_run_suite},
     };
     return table;
 }
