@@ -27,5 +27,7 @@ int cmd_resume(const Args& args);
 int cmd_status(const Args& args);
 int cmd_abort(const Args& args);
 int cmd_simulate(const Args& args);
+int cmd_report(const Args& args);
+int cmd_reproduce(const Args& args);
 
 } // namespace bootbench::cli
