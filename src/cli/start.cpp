@@ -2,6 +2,7 @@
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
 #include "cli/targets.hpp"
+#include "core/error.hpp"
 #include "core/plan.hpp"
 #include "sys/clock.hpp"
 #include "sys/files.hpp"
@@ -40,6 +41,10 @@ int cmd_start(const Args& args) {
     core::Experiment e = load_experiment(file);
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
     auto targets = require_resolved(host->sysroot(), e);
+    std::string problem = core::stateroot_problem(resolve_all(host->sysroot(), e),
+                                                  host->sysroot().booted().value_or(host->sysroot().default_deployment()));
+    if (!problem.empty())
+        throw input_error("cannot start: " + problem);
     std::cout << "targets on " << host->describe() << ":\n";
     print_resolutions(std::cout, resolve_all(host->sysroot(), e));
     if (args.flag("dry-run")) {

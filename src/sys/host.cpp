@@ -26,7 +26,10 @@ core::DeploymentInfo RealHost::booted() {
 fs::path RealHost::state_dir() {
     if (path_ == "/")
         return "/var/lib/bootbench";
-    return sysroot().stateroot_var(booted().ref.stateroot) / "lib/bootbench";
+    // An offline sysroot (--sysroot PATH): the stateroot that boots next.
+    auto running = sysroot().booted();
+    std::string stateroot = running ? running->ref.stateroot : sysroot().default_deployment().ref.stateroot;
+    return sysroot().stateroot_var(stateroot) / "lib/bootbench";
 }
 
 fs::path RealHost::etc_dir(const core::DeploymentRef& d) { return sysroot().deployment_dir(d) / "etc"; }

@@ -27,6 +27,8 @@ public:
     // Asks for a reboot and returns; the caller exits.
     virtual void reboot() = 0;
     virtual std::string describe() = 0;
+    // The sandbox runs every target on this machine's kernel.
+    virtual bool emulated() const { return false; }
 };
 
 class RealHost final : public Host {
@@ -55,6 +57,7 @@ public:
     fs::path etc_dir(const core::DeploymentRef& d) override;
     void reboot() override;
     std::string describe() override;
+    bool emulated() const override { return true; }
     // The file whose presence tells the driver that a reboot was asked for.
     static fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
 
