@@ -235,3 +235,38 @@ TEST_CASE("experiment file errors come before anything is touched", "[faults][cl
     CHECK(missing.err == "bootbench: error: cannot read experiment file " + (sb.dir / "nope.toml").string() +
                              ": No such file or directory\n");
 }
+
+TEST_CASE("stage = true adds a missing image target with the system's own tool", "[faults][stage]") {
+    Sandbox sb(fast_experiment(1, "", "stage = true\n"));
+    std::string text = sb.text;
+    text.replace(text.find("ghcr.io/x/b:stable"), 18, "ghcr.io/x/zz:stable");
+    fs::path path = sb.dir / "exp.toml";
+    sys::write_file_atomic(path, text);
+    // bootc is not packaged on Debian: a stand-in on PATH records how it was called.
+    fs::path bin = sb.dir / "bin", calls = sb.dir / "bootc-calls";
+    fs::create_directories(bin);
+    sys::write_file_atomic(bin / "bootc", "#!/bin/sh\necho \"$@\" >> '" + calls.string() + "'\nexit ${BOOTC_EXIT:-0}\n", 0755);
+    std::string old_path = std::getenv("PATH");
+    ::setenv("PATH", (bin.string() + ":" + old_path).c_str(), 1);
+    std::string before = tree_listing(sb.layout.sysroot);
+
+    CliResult dry = run_cli({"start", "--dry-run", "--sysroot", sb.layout.sysroot.string(), path.string()});
+    CHECK(dry.status == 0);
+    CHECK(dry.out == "target b is not deployed; staging it with: bootc switch --retain "
+                     "--enforce-container-sigpolicy ghcr.io/x/zz:stable\ndry run: nothing is changed\n");
+    CHECK_FALSE(fs::exists(calls));
+
+    CliResult real = run_cli({"start", "--sysroot", sb.layout.sysroot.string(), path.string()});
+    CHECK(real.status == 0);
+    CHECK(real.out.find("staged b: it becomes a deployment at the next boot") != std::string::npos);
+    CHECK(sys::read_text_file(calls) == "switch --retain --enforce-container-sigpolicy ghcr.io/x/zz:stable\n");
+
+    ::setenv("BOOTC_EXIT", "3", 1);
+    CliResult failed = run_cli({"start", "--sysroot", sb.layout.sysroot.string(), path.string()});
+    ::unsetenv("BOOTC_EXIT");
+    ::setenv("PATH", old_path.c_str(), 1);
+    CHECK(failed.status == 1);
+    CHECK(failed.err == "bootbench: error: staging failed: 'bootc switch --retain --enforce-container-sigpolicy "
+                        "ghcr.io/x/zz:stable' exited with 3; nothing else was changed\n");
+    CHECK(tree_listing(sb.layout.sysroot) == before);
+}
