@@ -11,9 +11,11 @@
 #include "sys/sensors.hpp"
 #include "sys/subprocess.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <unistd.h>
 
 namespace bootbench::sys {
@@ -21,7 +23,7 @@ namespace bootbench::sys {
 namespace {
 
 // A benchmark's output beyond this is not read back for parsing.
-constexpr std::streamsize kMaxOutputRead = 64 << 20;
+constexpr std::uintmax_t kMaxOutputRead = 64 << 20;
 
 void log_line(const std::string& line) { std::fprintf(stderr, "bootbench: %s\n", line.c_str()); }
 
@@ -30,20 +32,27 @@ int online_cpus() {
     return n > 0 ? static_cast<int>(n) : 1;
 }
 
+// At most kMaxOutputRead bytes: sized from the file, so that a short output costs little.
 std::string read_output(const fs::path& path) {
+    std::error_code ec;
+    auto size = fs::file_size(path, ec);
+    if (ec)
+        return "";
     std::ifstream in(path, std::ios::binary);
-    std::string text(static_cast<size_t>(kMaxOutputRead), '\0');
-    in.read(text.data(), kMaxOutputRead);
+    std::string text(static_cast<size_t>(std::min<std::uintmax_t>(size, kMaxOutputRead)), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<size_t>(in.gcount()));
     return text;
 }
 
+// The last non-blank line: what a failing tool says last is usually why.
 std::string last_line(const std::string& text) {
     size_t end = text.find_last_not_of(" \t\r\n");
     if (end == std::string::npos)
         return "";
-    size_t start = text.find_last_of('\n', end);
-    return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+    size_t newline = text.find_last_of('\n', end);
+    size_t start = newline == std::string::npos ? 0 : newline + 1;
+    return text.substr(start, end - start + 1);
 }
 
 std::string join(const std::vector<std::string>& argv) {
@@ -78,13 +87,22 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b, const
 BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint) {
     auto tool = tool_for(b.kind);
     bool optional = tool && tool->optional;
+    std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
     std::string why = tool ? not_installed_message(*tool)
-                           : "program '" + run.record.argv.at(0) +
+                           : "program '" + program +
                                  "' not found: check argv in [[bench]] '" + b.name + "' and PATH";
     run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
     run.record.reason = optional ? "skipped: " + why : why;
     log_line("bench " + b.name + ": " + run.record.reason);
     run.metrics = core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
+    return run;
+}
+
+BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why) {
+    run.record.status = core::BenchStatus::failed;
+    run.record.reason = why;
+    log_line("bench " + b.name + ": " + why);
+    run.metrics = core::collect_metrics(b, "", "could not start: " + why, "");
     return run;
 }
 
@@ -100,7 +118,13 @@ BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc, con
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint);
     log_line("bench " + b.name + ": running " + join(run.record.argv));
-    ProcessOutcome o = run_process(spec, &watch);
+    std::optional<ProcessGroup> group;
+    try {
+        group.emplace(ProcessGroup::spawn(spec));
+    } catch (const Error& e) {
+        return not_started(b, std::move(run), e.what());
+    }
+    ProcessOutcome o = finish_process(*group, spec, &watch);
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
         run.record.exit_status = o.exit_status;

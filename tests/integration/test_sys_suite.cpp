@@ -289,3 +289,18 @@ TEST_CASE("run_suite: a load that dies during the suite fails the run") {
     CHECK(r.failure == "the background load (stress-ng --cpu 1 --timeout 70s) ended before the suite did, with "
                        "status 1 (see " + (dir.path() / "runs/a-1/load.stderr").string() + ")");
 }
+
+TEST_CASE("run_suite: a program that cannot be executed fails its bench, not the run") {
+    TempDir dir;
+    fs::path bad = dir.path() / "not-a-program";
+    testing::write(bad, std::string("\x7f" "garbage", 8));
+    fs::permissions(bad, fs::perms::owner_all);
+    auto e = experiment({command("broken", {bad.string()}, 5), command("fine", {"sh", "-c", "echo value=3"}, 5)});
+    RunResult r = run(e, dir);
+    CHECK(r.status == RunStatus::partial);
+    CHECK(r.benches[0].status == BenchStatus::failed);
+    CHECK(r.benches[0].reason == "cannot start " + bad.string() + ": Exec format error");
+    CHECK(missing(r, "broken_value")->reason == "bench 'broken' could not start: cannot start " + bad.string() +
+                                                    ": Exec format error");
+    CHECK(r.find("fine_value")->value == 3);
+}
