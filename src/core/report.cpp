@@ -4,8 +4,11 @@
 #include "core/metric_catalog.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <map>
+#include <thread>
 
 namespace bootbench::core {
 
@@ -176,6 +179,35 @@ MetricReport make_metric(const std::string& key, const std::vector<const RunResu
     return m;
 }
 
+// Metrics are independent and the bootstrap is the costly part: one per core.
+// Each metric has its own seed, so the result does not depend on the threads.
+std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
+                                       const std::vector<const RunResult*>& runs, const Report& report) {
+    std::vector<MetricReport> out(keys.size());
+    std::vector<std::exception_ptr> errors(keys.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next++) < keys.size();) {
+            try {
+                out[i] = make_metric(keys[i], runs, report);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    size_t workers = runs.size() < 1000 ? 1 : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, keys.size());
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (auto& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return out;
+}
+
 void find_outliers(Report& report) {
     for (const auto& m : report.metrics)
         for (const auto& t : m.targets) {
@@ -241,8 +273,7 @@ Report build_report(const ReportInput& in) {
     for (const auto& n : names)
         report.targets.push_back({n, {}, {}, {}});
     std::vector<const RunResult*> included = sort_runs(in, report);
-    for (const auto& key : metric_keys(included))
-        report.metrics.push_back(make_metric(key, included, report));
+    report.metrics = make_metrics(metric_keys(included), included, report);
     check_common_metric(report);
     find_outliers(report);
     report.caption = make_caption(included);

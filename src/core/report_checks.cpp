@@ -42,28 +42,43 @@ std::string run_list(const std::vector<std::string>& runs) {
     return s;
 }
 
+// The distinct non-null values of an environment key, each with its runs.
+// Compared as JSON values, not as text: thousands of runs share a few values.
+std::vector<std::pair<nlohmann::json, std::vector<std::string>>>
+group_by_value(const std::vector<const RunResult*>& runs, const char* key) {
+    std::vector<std::pair<nlohmann::json, std::vector<std::string>>> groups;
+    for (const RunResult* r : runs) {
+        auto it = r->environment.find(key);
+        if (it == r->environment.end() || it->is_null())
+            continue;
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == *it; });
+        if (g == groups.end())
+            groups.push_back({*it, {}}), g = groups.end() - 1;
+        g->second.push_back(r->run_id);
+    }
+    return groups;
+}
+
 void environment_warnings(const std::vector<const RunResult*>& runs,
                           const std::set<std::string>& varied, std::vector<std::string>& out) {
     for (const auto& k : kCompared) {
         if (varied.count(k.key))
             continue;
-        std::map<std::string, std::vector<std::string>> by_value;
-        for (const RunResult* r : runs)
-            if (r->environment.contains(k.key) && !r->environment[k.key].is_null())
-                by_value[display(r->environment[k.key])].push_back(r->run_id);
-        if (by_value.size() < 2)
+        auto groups = group_by_value(runs, k.key);
+        if (groups.size() < 2)
             continue;
         std::string s = std::string(k.name) + " (" + k.key + ") differs between runs:";
-        for (const auto& [value, ids] : by_value)
-            s += " '" + value + "' in " + run_list(ids) + ";";
+        for (const auto& [value, ids] : groups)
+            s += " '" + display(value) + "' in " + run_list(ids) + ";";
         s.back() = '.';
         out.push_back(s + " Only the deployment should differ: fix the setting and run again.");
     }
 }
 
 std::optional<double> env_number(const RunResult& r, const char* key) {
-    if (r.environment.contains(key) && r.environment[key].is_number())
-        return r.environment[key].get<double>();
+    auto it = r.environment.find(key);
+    if (it != r.environment.end() && it->is_number())
+        return it->get<double>();
     return std::nullopt;
 }
 
@@ -182,8 +197,9 @@ void run_warnings(const Report& report, std::vector<std::string>& out) {
     for (const auto& t : report.targets)
         failed += t.failed.size();
     if (failed)
-        out.push_back(std::to_string(failed) + (failed == 1 ? " run" : " runs") +
-                      " failed and have no metrics (listed under Failed runs).");
+        out.push_back(std::to_string(failed) +
+                      (failed == 1 ? " run failed and has" : " runs failed and have") +
+                      " no metrics (listed under Failed runs).");
     if (!report.outliers.empty()) {
         std::set<std::string> runs;
         for (const auto& o : report.outliers)
@@ -198,9 +214,8 @@ void run_warnings(const Report& report, std::vector<std::string>& out) {
 // "a / b" of the distinct values of an environment key, "" when no run has it.
 std::string distinct_values(const std::vector<const RunResult*>& runs, const char* key) {
     std::set<std::string> values;
-    for (const RunResult* r : runs)
-        if (r->environment.contains(key) && !r->environment[key].is_null())
-            values.insert(display(r->environment[key]));
+    for (const auto& [value, ids] : group_by_value(runs, key))
+        values.insert(display(value));
     std::string s;
     for (const auto& v : values)
         s += (s.empty() ? "" : " / ") + v;

@@ -157,3 +157,15 @@ TEST_CASE("report.html: one file, inline SVG and CSS, nothing to load", "[render
     CHECK(html.find("src=") == std::string::npos);
     CHECK(ascii_only(html));
 }
+
+TEST_CASE("report.json: values follow the target's runs, null where a run lacks the metric", "[render]") {
+    ReportInput in;
+    in.baseline = "a";
+    in.runs = {run("a-1", "a", 8, 100), run("a-2", "a", 8.2, 101), run("b-1", "b", 4, 200), run("b-2", "b", 4.1, 201)};
+    in.runs[1].metrics.pop_back(); // a-2 has no sched_pipe_ops_sec
+    nlohmann::json j = report_to_json(build_report(in));
+    CHECK(j["targets"][0]["runs"] == nlohmann::json({"a-1", "a-2"}));
+    CHECK(j["metrics"][1]["targets"]["a"]["values"] == nlohmann::json({100, nullptr}));
+    CHECK(j["metrics"][1]["targets"]["a"]["n"] == 1);
+    CHECK(j["metrics"][0]["targets"]["a"]["values"] == nlohmann::json({8, 8.2}));
+}
