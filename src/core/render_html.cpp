@@ -24,7 +24,7 @@ figure svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .better { color: #1a7f37; font-weight: 600; }
 .worse { color: #c62828; font-weight: 600; }
 .same { color: #57606a; }

@@ -228,7 +228,10 @@ void check_common_metric(const Report& report) {
         for (const auto& m : report.metrics)
             if (m.find(target)->summary.n > 0)
                 keys.push_back(m.key);
-        return keys.empty() ? std::string("none") : name_list(keys);
+        if (!keys.empty())
+            return name_list(keys);
+        size_t failed = report.find_target(target)->failed.size();
+        return failed ? "none, " + std::to_string(failed) + " failed" : std::string("none");
     };
     throw input_error("no metric common to baseline '" + report.baseline + "' and subject '" +
                       report.subject + "' (" + report.baseline + ": " + keys_of(report.baseline) +

@@ -104,6 +104,11 @@ TEST_CASE("report: no common metric is an error listing each side's metrics", "[
     in.runs = {run("a-1", "a", {{"lat", 1}}), run("b-1", "b", {{"ops", 2}})};
     CHECK(error_of(in) == "no metric common to baseline 'a' and subject 'b' (a: lat; b: ops): check that both "
                           "targets ran the same benches");
+    RunResult failed = run("b-2", "b", {});
+    failed.status = RunStatus::failed;
+    in.runs = {run("a-1", "a", {{"lat", 1}}), failed};
+    CHECK(error_of(in) == "no metric common to baseline 'a' and subject 'b' (a: lat; b: none, 1 failed): check "
+                          "that both targets ran the same benches");
     in.runs = {run("a-1", "a", {{"lat", 1}})};
     CHECK(error_of(in) == "nothing to compare: the results have runs of 'a' only; a report needs runs of two targets");
 }
