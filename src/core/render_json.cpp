@@ -11,7 +11,9 @@ namespace {
 using nlohmann::json;
 
 // JSON has no NaN or infinity: a number that is not finite is null.
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 json targets_json(const Report& report) {
     json out = json::array();
@@ -21,7 +23,8 @@ json targets_json(const Report& report) {
             excluded.push_back({{"run", e.run}, {"reason", e.reason}});
         for (const auto& f : t.failed)
             failed.push_back({{"run", f.run}, {"failure", f.failure}});
-        out.push_back({{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed}});
+        out.push_back(
+            {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed}});
     }
     return out;
 }
@@ -38,19 +41,25 @@ json metric_target_json(const MetricTarget& t, const TargetReport& target) {
     }
     const Summary& s = t.summary;
     if (s.n == 0)
-        return {{"n", 0}, {"median", nullptr}, {"min", nullptr}, {"max", nullptr}, {"spread_pct", nullptr},
-                {"values", values}};
-    return {{"n", s.n},           {"median", number(s.median)},
-            {"min", number(s.min)}, {"max", number(s.max)},
-            {"spread_pct", number(s.spread_pct)}, {"values", values}};
+        return {{"n", 0},         {"median", nullptr},     {"min", nullptr},
+                {"max", nullptr}, {"spread_pct", nullptr}, {"values", values}};
+    return {{"n", s.n},
+            {"median", number(s.median)},
+            {"min", number(s.min)},
+            {"max", number(s.max)},
+            {"spread_pct", number(s.spread_pct)},
+            {"values", values}};
 }
 
 json metric_json(const Report& r, const MetricReport& m) {
     json targets = json::object();
     for (const auto& t : m.targets)
         targets[t.target] = metric_target_json(t, *r.find_target(t.target));
-    json j = {{"key", m.key}, {"label", m.label}, {"unit", m.unit},
-              {"better", to_string(m.better)}, {"targets", targets}};
+    json j = {{"key", m.key},
+              {"label", m.label},
+              {"unit", m.unit},
+              {"better", to_string(m.better)},
+              {"targets", targets}};
     if (!m.comparison) {
         j["ratio"] = j["ci"] = j["p_value"] = j["verdict"] = nullptr;
         return j;
@@ -71,8 +80,11 @@ nlohmann::json report_to_json(const Report& report) {
     for (const auto& m : report.metrics)
         metrics.push_back(metric_json(report, m));
     for (const auto& o : report.outliers)
-        outliers.push_back({{"run", o.run}, {"target", o.target}, {"metric", o.metric},
-                            {"value", number(o.value)}, {"z", number(o.z)}});
+        outliers.push_back({{"run", o.run},
+                            {"target", o.target},
+                            {"metric", o.metric},
+                            {"value", number(o.value)},
+                            {"z", number(o.z)}});
     const Caption& c = report.caption;
     return {{"schema", kReportSchema},
             {"title", report.title},

@@ -67,7 +67,8 @@ void check_exclusions(const ReportInput& in) {
         ids.insert(r.run_id);
     for (const auto& e : in.exclude)
         if (!ids.count(e.run))
-            throw input_error("cannot exclude '" + e.run + "': no run with that id in the results (runs: " +
+            throw input_error("cannot exclude '" + e.run +
+                              "': no run with that id in the results (runs: " +
                               name_list({ids.begin(), ids.end()}) + ")");
 }
 
@@ -182,7 +183,8 @@ MetricReport make_metric(const std::string& key, const std::vector<const RunResu
 // Metrics are independent and the bootstrap is the costly part: one per core.
 // Each metric has its own seed, so the result does not depend on the threads.
 std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
-                                       const std::vector<const RunResult*>& runs, const Report& report) {
+                                       const std::vector<const RunResult*>& runs,
+                                       const Report& report) {
     std::vector<MetricReport> out(keys.size());
     std::vector<std::exception_ptr> errors(keys.size());
     std::atomic<size_t> next{0};
@@ -195,7 +197,9 @@ std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
             }
         }
     };
-    size_t workers = runs.size() < 1000 ? 1 : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, keys.size());
+    size_t workers = runs.size() < 1000
+                         ? 1
+                         : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, keys.size());
     std::vector<std::thread> threads;
     for (size_t w = 1; w < workers; ++w)
         threads.emplace_back(work);

@@ -14,7 +14,8 @@ namespace {
 std::vector<long> doubled_ranks(const std::vector<double>& all) {
     std::vector<size_t> order(all.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return all[x] < all[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return all[x] < all[y]; });
     std::vector<long> ranks(all.size());
     for (size_t i = 0; i < order.size();) {
         size_t j = i;
@@ -38,7 +39,8 @@ double choose(size_t n, size_t k) {
 // counts[s]: how many n1-subsets of the ranks have doubled rank sum s.
 std::vector<double> rank_sum_counts(const std::vector<long>& ranks, size_t n1) {
     long max_sum = std::accumulate(ranks.begin(), ranks.end(), 0L);
-    std::vector<std::vector<double>> c(n1 + 1, std::vector<double>(static_cast<size_t>(max_sum) + 1));
+    std::vector<std::vector<double>> c(n1 + 1,
+                                       std::vector<double>(static_cast<size_t>(max_sum) + 1));
     c[0][0] = 1;
     for (size_t i = 0; i < ranks.size(); ++i) {
         auto r = static_cast<size_t>(ranks[i]);
@@ -95,7 +97,7 @@ RankTest normal_test(const std::vector<long>& ranks, const std::vector<double>& 
 // The median of a resample, drawn as counts over the sorted sample so that
 // no copy is sorted per resample.
 class MedianResampler {
-public:
+  public:
     explicit MedianResampler(const std::vector<double>& values)
         : sorted_(values), counts_(values.size()) {
         std::sort(sorted_.begin(), sorted_.end());
@@ -118,8 +120,7 @@ public:
         return (order_statistic(lo) + order_statistic(hi)) / 2;
     }
 
-private:
-
+  private:
     double order_statistic(size_t rank) const {
         size_t seen = 0; // a scan, not a sort: O(n) per resample
         for (size_t i = 0; i < counts_.size(); ++i) {

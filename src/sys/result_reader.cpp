@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_input(const fs::path& path) {
-    std::unique_ptr<std::FILE, decltype(&std::fclose)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    std::unique_ptr<std::FILE, decltype(&std::fclose)> f(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
     if (!f)
         throw input_error("cannot read " + path.string() + ": " + std::strerror(errno) +
                           " (check the path and its permissions)");
@@ -42,14 +43,14 @@ core::RunResult parse_result(const fs::path& path) {
         throw input_error(where + ": not valid JSON (" + e.what() + "); fix or remove the file");
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema + " and " +
-                          core::kPublishedSchema + " files");
+        throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema +
+                          " and " + core::kPublishedSchema + " files");
     std::string schema = j["schema"].get<std::string>();
     if (schema == core::kPublishedSchema)
         return core::run_from_published(j, path.stem().string(), where);
     if (schema != core::kRunSchema)
-        throw input_error(where + ": schema '" + schema + "' is not one bootbench reads (" + core::kRunSchema +
-                          " or " + core::kPublishedSchema + ")");
+        throw input_error(where + ": schema '" + schema + "' is not one bootbench reads (" +
+                          core::kRunSchema + " or " + core::kPublishedSchema + ")");
     try {
         return core::run_result_from_json(j, where);
     } catch (const Error& e) {
@@ -108,7 +109,8 @@ std::vector<core::RunResult> parse_all(const std::vector<fs::path>& files) {
             }
         }
     };
-    size_t workers = std::clamp<size_t>(files.size() / 256, 1, std::max(1u, std::thread::hardware_concurrency()));
+    size_t workers = std::clamp<size_t>(files.size() / 256, 1,
+                                        std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> threads;
     for (size_t w = 1; w < workers; ++w)
         threads.emplace_back(work);
@@ -137,8 +139,9 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
             const fs::path& file = files[i];
             auto [it, fresh] = seen.emplace(r.run_id, file);
             if (!fresh)
-                throw input_error("run '" + r.run_id + "' appears twice: in " + it->second.string() + " and " +
-                                  file.string() + "; pass only one of them");
+                throw input_error("run '" + r.run_id + "' appears twice: in " +
+                                  it->second.string() + " and " + file.string() +
+                                  "; pass only one of them");
             out.runs.push_back(std::move(r));
         }
     }
@@ -161,7 +164,8 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
         if (in.subject.empty() && in.baseline == e->baseline && e->targets.size() > 1)
             in.subject = e->subject().name;
         for (const auto& run : e->report.exclude)
-            in.exclude.push_back({run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
+            in.exclude.push_back(
+                {run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
         in.varied_keys = core::varied_environment_keys(*e);
     }
     return in;
