@@ -37,7 +37,8 @@ void print_summary(const core::Report& r) {
         for (const auto& e : t.excluded)
             std::cout << "excluded " << e.run << ": " << e.reason << "\n";
     for (const auto& o : r.outliers)
-        std::cout << "flagged " << o.run << " on " << o.metric << " (robust z = " << core::format_fixed(o.z, 1)
+        std::cout << "flagged " << o.run << " on " << o.metric
+                  << " (robust z = " << core::format_fixed(o.z, 1)
                   << "): kept; leave it out with --exclude " << o.run << "\n";
     for (const auto& t : r.targets)
         for (const auto& f : t.failed)
@@ -47,7 +48,8 @@ void print_summary(const core::Report& r) {
     std::cout << "\n" << r.subject << " vs " << r.baseline << " (baseline):\n";
     for (const auto& m : r.metrics) {
         std::cout << "  " << pad(m.key, 24) << "  "
-                  << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " + core::describe_ratio(m, r.subject, r.baseline)
+                  << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " +
+                                         core::describe_ratio(m, r.subject, r.baseline)
                                    : std::string("n/a (a target has no value)"))
                   << "\n";
     }

@@ -64,7 +64,8 @@ void print_set(const char* name, const fs::path& dir, const core::Report& r) {
 
 int cmd_reproduce(const Args& args) {
     if (!args.positional().empty())
-        throw input_error("bootbench reproduce: takes no positional arguments (see 'bootbench help reproduce')");
+        throw input_error(
+            "bootbench reproduce: takes no positional arguments (see 'bootbench help reproduce')");
     fs::path published_dir = required(args, "published", "DIR");
     fs::path results_dir = required(args, "results", "DIR");
     sys::ReportRequest req;

@@ -16,7 +16,9 @@ const std::pair<const char*, const char*> kIdentity[] = {
     {"hostname", "hostname"},     {"temp_start_c", "temp_start_c"}, {"temp_end_c", "temp_end_c"},
 };
 
-void fail(const std::string& where, const std::string& what) { throw input_error(where + ": " + what); }
+void fail(const std::string& where, const std::string& what) {
+    throw input_error(where + ": " + what);
+}
 
 void read_metrics(const nlohmann::json& j, const std::string& where, RunResult& r) {
     for (const auto& info : metric_catalog()) {
@@ -26,7 +28,8 @@ void read_metrics(const nlohmann::json& j, const std::string& where, RunResult& 
         }
         if (!j[info.key].is_number())
             fail(where, "field '" + info.key + "' must be a number");
-        r.metrics.push_back({info.key, j[info.key].get<double>(), info.unit, info.better, "published"});
+        r.metrics.push_back(
+            {info.key, j[info.key].get<double>(), info.unit, info.better, "published"});
     }
 }
 
@@ -39,7 +42,8 @@ RunResult run_from_published(const nlohmann::json& j, const std::string& run_id,
     if (!j.contains("schema") || !j["schema"].is_string())
         fail(where, "missing field 'schema' (expected '" + std::string(kPublishedSchema) + "')");
     if (j["schema"] != kPublishedSchema)
-        fail(where, "schema is '" + j["schema"].get<std::string>() + "', expected '" + kPublishedSchema + "'");
+        fail(where, "schema is '" + j["schema"].get<std::string>() + "', expected '" +
+                        kPublishedSchema + "'");
     if (!j.contains("label") || !j["label"].is_string() || j["label"].get<std::string>().empty())
         fail(where, "missing field 'label' (the arm this run belongs to)");
     RunResult r;
@@ -59,13 +63,16 @@ RunResult run_from_published(const nlohmann::json& j, const std::string& run_id,
 std::vector<Exclusion> published_exclusions(const std::string& readme_text,
                                             const std::string& readme_name) {
     // Paragraph-ish text: join wrapped lines of one bullet before matching.
-    static const std::regex sentence(R"(`([A-Za-z0-9._-]+)\.json`\s+was\s+excluded\b([^\n]*(?:\n[ \t]+[^\n]*)*))");
+    static const std::regex sentence(
+        R"(`([A-Za-z0-9._-]+)\.json`\s+was\s+excluded\b([^\n]*(?:\n[ \t]+[^\n]*)*))");
     std::vector<Exclusion> out;
     for (auto it = std::sregex_iterator(readme_text.begin(), readme_text.end(), sentence);
          it != std::sregex_iterator(); ++it) {
         std::string reason = std::regex_replace((*it)[2].str(), std::regex(R"(\s+)"), " ");
-        reason = std::regex_replace(reason, std::regex(R"(^\s*from the published median:?\s*)"), "");
-        out.push_back({(*it)[1].str(), "excluded by the publisher (" + readme_name + "): " + reason});
+        reason =
+            std::regex_replace(reason, std::regex(R"(^\s*from the published median:?\s*)"), "");
+        out.push_back(
+            {(*it)[1].str(), "excluded by the publisher (" + readme_name + "): " + reason});
     }
     return out;
 }

@@ -24,7 +24,7 @@ figure svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .better { color: #1a7f37; font-weight: 600; }
 .worse { color: #c62828; font-weight: 600; }
 .same { color: #57606a; }
@@ -33,7 +33,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-size: 0.85em; }
 )";
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+std::string esc(const std::string& s) {
+    return xml_escape(s);
+}
 
 std::string verdict_class(const MetricReport& m) {
     if (!m.comparison)
@@ -45,23 +47,27 @@ void comparison_table(std::ostringstream& o, const Report& r) {
     o << "<table>\n<tr><th>metric</th>";
     for (const auto& t : r.targets)
         o << "<th>" << esc(t.name) << (t.name == r.baseline ? " (baseline)" : "") << "</th>";
-    o << "<th>" << esc(r.subject) << " vs " << esc(r.baseline) << "</th><th>95% CI</th><th>p</th><th>verdict</th></tr>\n";
+    o << "<th>" << esc(r.subject) << " vs " << esc(r.baseline)
+      << "</th><th>95% CI</th><th>p</th><th>verdict</th></tr>\n";
     for (const auto& m : r.metrics) {
-        o << "<tr><td>" << esc(m.label) << "<br><code>" << esc(m.key) << "</code>, " << esc(m.unit) << ", "
-          << (m.better == Better::lower ? "lower" : "higher") << " is better</td>";
+        o << "<tr><td>" << esc(m.label) << "<br><code>" << esc(m.key) << "</code>, " << esc(m.unit)
+          << ", " << (m.better == Better::lower ? "lower" : "higher") << " is better</td>";
         for (const auto& t : m.targets)
             o << "<td class=\"num\">"
-              << (t.summary.n ? format_value(t.summary.median) + " (n=" + std::to_string(t.summary.n) + ")" : "-")
+              << (t.summary.n
+                      ? format_value(t.summary.median) + " (n=" + std::to_string(t.summary.n) + ")"
+                      : "-")
               << "</td>";
         if (!m.comparison) {
             o << "<td colspan=\"3\">not compared: a target has no value</td><td>n/a</td></tr>\n";
             continue;
         }
         const Comparison& c = *m.comparison;
-        o << "<td class=\"" << verdict_class(m) << "\">" << esc(describe_ratio(m, r.subject, r.baseline))
-          << "</td><td class=\"num\">" << format_ratio(c.ci.lo) << " - " << format_ratio(c.ci.hi)
-          << "</td><td class=\"num\">" << esc(format_p(c.test.p_value)) << "</td><td class=\"" << verdict_class(m)
-          << "\">" << esc(verdict_mark(m)) << "</td></tr>\n";
+        o << "<td class=\"" << verdict_class(m) << "\">"
+          << esc(describe_ratio(m, r.subject, r.baseline)) << "</td><td class=\"num\">"
+          << format_ratio(c.ci.lo) << " - " << format_ratio(c.ci.hi) << "</td><td class=\"num\">"
+          << esc(format_p(c.test.p_value)) << "</td><td class=\"" << verdict_class(m) << "\">"
+          << esc(verdict_mark(m)) << "</td></tr>\n";
     }
     o << "</table>\n";
 }
@@ -72,15 +78,15 @@ void spread_table(std::ostringstream& o, const Report& r) {
     for (const auto& m : r.metrics)
         for (const auto& t : m.targets) {
             const Summary& s = t.summary;
-            o << "<tr><td><code>" << esc(m.key) << "</code></td><td>" << esc(t.target) << "</td><td class=\"num\">"
-              << s.n << "</td>";
+            o << "<tr><td><code>" << esc(m.key) << "</code></td><td>" << esc(t.target)
+              << "</td><td class=\"num\">" << s.n << "</td>";
             if (s.n == 0) {
                 o << "<td>-</td><td>-</td><td>-</td><td>-</td><td></td></tr>\n";
                 continue;
             }
-            o << "<td class=\"num\">" << format_value(s.median) << "</td><td class=\"num\">" << format_value(s.min)
-              << "</td><td class=\"num\">" << format_value(s.max) << "</td><td class=\"num\">"
-              << format_fixed(s.spread_pct, 1) << "%</td><td>";
+            o << "<td class=\"num\">" << format_value(s.median) << "</td><td class=\"num\">"
+              << format_value(s.min) << "</td><td class=\"num\">" << format_value(s.max)
+              << "</td><td class=\"num\">" << format_fixed(s.spread_pct, 1) << "%</td><td>";
             if (t.samples.size() <= kMaxRunsListed)
                 for (size_t i = 0; i < t.samples.size(); ++i)
                     o << (i ? ", " : "") << esc(format_exact(t.samples[i].value));
@@ -93,19 +99,23 @@ void spread_table(std::ostringstream& o, const Report& r) {
 
 void lists(std::ostringstream& o, const Report& r) {
     if (!r.outliers.empty()) {
-        o << "<h2>Outliers</h2>\n<p class=\"method\">Robust z-score above 3.5 and more than 10% from the "
+        o << "<h2>Outliers</h2>\n<p class=\"method\">Robust z-score above 3.5 and more than 10% "
+             "from the "
              "target's median. Flagged runs are kept unless excluded.</p>\n<ul>\n";
         for (const auto& x : r.outliers)
-            o << "<li><span class=\"flag\">" << esc(x.run) << "</span> on <code>" << esc(x.metric) << "</code>: "
-              << esc(format_value(x.value)) << ", z = " << format_fixed(x.z, 1) << "</li>\n";
+            o << "<li><span class=\"flag\">" << esc(x.run) << "</span> on <code>" << esc(x.metric)
+              << "</code>: " << esc(format_value(x.value)) << ", z = " << format_fixed(x.z, 1)
+              << "</li>\n";
         o << "</ul>\n";
     }
     std::ostringstream excluded, failed;
     for (const auto& t : r.targets) {
         for (const auto& e : t.excluded)
-            excluded << "<li>" << esc(e.run) << " (" << esc(t.name) << "): " << esc(e.reason) << "</li>\n";
+            excluded << "<li>" << esc(e.run) << " (" << esc(t.name) << "): " << esc(e.reason)
+                     << "</li>\n";
         for (const auto& f : t.failed)
-            failed << "<li>" << esc(f.run) << " (" << esc(t.name) << "): " << esc(f.failure) << "</li>\n";
+            failed << "<li>" << esc(f.run) << " (" << esc(t.name) << "): " << esc(f.failure)
+                   << "</li>\n";
     }
     if (!excluded.str().empty())
         o << "<h2>Excluded runs</h2>\n<ul>\n" << excluded.str() << "</ul>\n";
@@ -119,11 +129,11 @@ std::string render_html(const Report& r) {
     std::ostringstream o;
     o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<link rel=\"icon\" href=\"data:,\">\n<title>" << esc(r.title) << "</title>\n<style>" << kStyle
-      << "</style>\n</head>\n<body>\n<h1>" << esc(r.title) << "</h1>\n";
+      << "<link rel=\"icon\" href=\"data:,\">\n<title>" << esc(r.title) << "</title>\n<style>"
+      << kStyle << "</style>\n</head>\n<body>\n<h1>" << esc(r.title) << "</h1>\n";
     std::string caption = caption_line(r);
-    o << "<p class=\"caption\">" << esc(caption.empty() ? "" : caption + ". ") << "Runs per target: "
-      << esc(runs_per_target(r)) << ".</p>\n";
+    o << "<p class=\"caption\">" << esc(caption.empty() ? "" : caption + ". ")
+      << "Runs per target: " << esc(runs_per_target(r)) << ".</p>\n";
     if (!r.warnings.empty()) {
         o << "<div class=\"warnings\"><strong>Warnings</strong>\n<ul>\n";
         for (const auto& w : r.warnings)

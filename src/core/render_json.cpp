@@ -1,5 +1,7 @@
 #include "core/render_json.hpp"
 
+#include "core/render_markdown.hpp"
+
 #include <cmath>
 
 namespace bootbench::core {
@@ -9,7 +11,9 @@ namespace {
 using nlohmann::json;
 
 // JSON has no NaN or infinity: a number that is not finite is null.
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 json targets_json(const Report& report) {
     json out = json::array();
@@ -19,32 +23,43 @@ json targets_json(const Report& report) {
             excluded.push_back({{"run", e.run}, {"reason", e.reason}});
         for (const auto& f : t.failed)
             failed.push_back({{"run", f.run}, {"failure", f.failure}});
-        out.push_back({{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed}});
+        out.push_back(
+            {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed}});
     }
     return out;
 }
 
-json metric_target_json(const MetricTarget& t) {
-    json values = json::array(), runs = json::array();
-    for (const auto& s : t.samples) {
-        values.push_back(number(s.value));
-        runs.push_back(s.run);
+// "values" follows the target's "runs", with null for a run without the metric.
+json metric_target_json(const MetricTarget& t, const TargetReport& target) {
+    json values = json::array();
+    size_t next = 0; // samples are in run order and a subset of the runs
+    for (const auto& run : target.runs) {
+        if (next < t.samples.size() && t.samples[next].run == run)
+            values.push_back(number(t.samples[next++].value));
+        else
+            values.push_back(nullptr);
     }
     const Summary& s = t.summary;
     if (s.n == 0)
-        return {{"n", 0}, {"median", nullptr}, {"min", nullptr}, {"max", nullptr},
-                {"spread_pct", nullptr}, {"values", values}, {"runs", runs}};
-    return {{"n", s.n},           {"median", number(s.median)},
-            {"min", number(s.min)}, {"max", number(s.max)},
-            {"spread_pct", number(s.spread_pct)}, {"values", values}, {"runs", runs}};
+        return {{"n", 0},         {"median", nullptr},     {"min", nullptr},
+                {"max", nullptr}, {"spread_pct", nullptr}, {"values", values}};
+    return {{"n", s.n},
+            {"median", number(s.median)},
+            {"min", number(s.min)},
+            {"max", number(s.max)},
+            {"spread_pct", number(s.spread_pct)},
+            {"values", values}};
 }
 
-json metric_json(const MetricReport& m) {
+json metric_json(const Report& r, const MetricReport& m) {
     json targets = json::object();
     for (const auto& t : m.targets)
-        targets[t.target] = metric_target_json(t);
-    json j = {{"key", m.key}, {"label", m.label}, {"unit", m.unit},
-              {"better", to_string(m.better)}, {"targets", targets}};
+        targets[t.target] = metric_target_json(t, *r.find_target(t.target));
+    json j = {{"key", m.key},
+              {"label", m.label},
+              {"unit", m.unit},
+              {"better", to_string(m.better)},
+              {"targets", targets}};
     if (!m.comparison) {
         j["ratio"] = j["ci"] = j["p_value"] = j["verdict"] = nullptr;
         return j;
@@ -63,10 +78,13 @@ json metric_json(const MetricReport& m) {
 nlohmann::json report_to_json(const Report& report) {
     json metrics = json::array(), outliers = json::array();
     for (const auto& m : report.metrics)
-        metrics.push_back(metric_json(m));
+        metrics.push_back(metric_json(report, m));
     for (const auto& o : report.outliers)
-        outliers.push_back({{"run", o.run}, {"target", o.target}, {"metric", o.metric},
-                            {"value", number(o.value)}, {"z", number(o.z)}});
+        outliers.push_back({{"run", o.run},
+                            {"target", o.target},
+                            {"metric", o.metric},
+                            {"value", number(o.value)},
+                            {"z", number(o.z)}});
     const Caption& c = report.caption;
     return {{"schema", kReportSchema},
             {"title", report.title},
@@ -80,6 +98,13 @@ nlohmann::json report_to_json(const Report& report) {
             {"warnings", report.warnings}};
 }
 
-std::string render_json(const Report& report) { return report_to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
+std::string render_json(const Report& report) {
+    size_t runs = 0;
+    for (const auto& t : report.targets)
+        runs += t.runs.size();
+    // Indented for people while it is short enough to read, compact beyond.
+    int indent = runs <= kMaxRunsListed ? 2 : -1;
+    return report_to_json(report).dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
 } // namespace bootbench::core

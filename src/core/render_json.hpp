@@ -1,5 +1,7 @@
 #pragma once
 // report.json, schema "bootbench-report/1": the report for scripts. Pure.
+// metrics[].targets[NAME].values follows targets[].runs of that target, one
+// value per run, null where the run lacks the metric.
 #include "core/report.hpp"
 
 #include <nlohmann/json.hpp>

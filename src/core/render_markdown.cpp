@@ -9,7 +9,9 @@ namespace bootbench::core {
 
 namespace {
 
-std::string direction(Better b) { return b == Better::lower ? "lower is better" : "higher is better"; }
+std::string direction(Better b) {
+    return b == Better::lower ? "lower is better" : "higher is better";
+}
 
 std::string median_cell(const MetricTarget& t) {
     if (t.summary.n == 0)
@@ -21,12 +23,14 @@ void comparison_table(std::ostringstream& o, const Report& r) {
     o << "| metric |";
     for (const auto& t : r.targets)
         o << " " << md_escape(t.name) << (t.name == r.baseline ? " (baseline)" : "") << " |";
-    o << " " << md_escape(r.subject) << " vs " << md_escape(r.baseline) << " | 95% CI | p | verdict |\n|---|";
+    o << " " << md_escape(r.subject) << " vs " << md_escape(r.baseline)
+      << " | 95% CI | p | verdict |\n|---|";
     for (size_t i = 0; i < r.targets.size(); ++i)
         o << "---:|";
     o << "---|---|---:|---|\n";
     for (const auto& m : r.metrics) {
-        o << "| " << md_escape(m.label) << ", " << md_escape(m.unit) << ", " << direction(m.better) << " |";
+        o << "| " << md_escape(m.label) << ", " << md_escape(m.unit) << ", " << direction(m.better)
+          << " |";
         for (const auto& t : m.targets)
             o << " " << median_cell(t) << " |";
         if (!m.comparison) {
@@ -34,8 +38,9 @@ void comparison_table(std::ostringstream& o, const Report& r) {
             continue;
         }
         const Comparison& c = *m.comparison;
-        o << " " << describe_ratio(m, r.subject, r.baseline) << " | " << format_ratio(c.ci.lo) << " - "
-          << format_ratio(c.ci.hi) << " | " << format_p(c.test.p_value) << " | " << verdict_mark(m) << " |\n";
+        o << " " << describe_ratio(m, r.subject, r.baseline) << " | " << format_ratio(c.ci.lo)
+          << " - " << format_ratio(c.ci.hi) << " | " << format_p(c.test.p_value) << " | "
+          << verdict_mark(m) << " |\n";
     }
 }
 
@@ -45,13 +50,14 @@ void spread_table(std::ostringstream& o, const Report& r) {
     for (const auto& m : r.metrics)
         for (const auto& t : m.targets) {
             const Summary& s = t.summary;
-            o << "| `" << ascii_safe(m.key) << "` | " << md_escape(t.target) << " | " << s.n << " | ";
+            o << "| `" << ascii_safe(m.key) << "` | " << md_escape(t.target) << " | " << s.n
+              << " | ";
             if (s.n == 0) {
                 o << "- | - | - | - |\n";
                 continue;
             }
-            o << format_value(s.median) << " | " << format_value(s.min) << " | " << format_value(s.max)
-              << " | " << format_fixed(s.spread_pct, 1) << "% |\n";
+            o << format_value(s.median) << " | " << format_value(s.min) << " | "
+              << format_value(s.max) << " | " << format_fixed(s.spread_pct, 1) << "% |\n";
         }
 }
 
@@ -63,7 +69,8 @@ void runs_table(std::ostringstream& o, const Report& r) {
     for (const auto& t : r.targets)
         total += t.runs.size();
     if (total > kMaxRunsListed) {
-        o << total << " runs: every run's values are in report.json (the chart shows their spread).\n";
+        o << total
+          << " runs: every run's values are in report.json (the chart shows their spread).\n";
         return;
     }
     std::map<std::pair<std::string, std::string>, double> value; // (run, metric)
@@ -95,12 +102,13 @@ void runs_table(std::ostringstream& o, const Report& r) {
 
 void lists(std::ostringstream& o, const Report& r) {
     if (!r.outliers.empty()) {
-        o << "\n## Outliers\n\nA run is flagged on a metric when its robust z-score (from the median "
+        o << "\n## Outliers\n\nA run is flagged on a metric when its robust z-score (from the "
+             "median "
              "absolute deviation of its target) is above 3.5 and it lies more than 10% from its "
              "target's median. Flagged runs are kept unless excluded.\n\n";
         for (const auto& x : r.outliers)
-            o << "- " << md_escape(x.run) << " on `" << ascii_safe(x.metric) << "`: "
-              << format_value(x.value) << ", z = " << format_fixed(x.z, 1) << "\n";
+            o << "- " << md_escape(x.run) << " on `" << ascii_safe(x.metric)
+              << "`: " << format_value(x.value) << ", z = " << format_fixed(x.z, 1) << "\n";
     }
     bool any_excluded = false, any_failed = false;
     for (const auto& t : r.targets) {
@@ -111,13 +119,15 @@ void lists(std::ostringstream& o, const Report& r) {
         o << "\n## Excluded runs\n\n";
         for (const auto& t : r.targets)
             for (const auto& e : t.excluded)
-                o << "- " << md_escape(e.run) << " (" << md_escape(t.name) << "): " << md_escape(e.reason) << "\n";
+                o << "- " << md_escape(e.run) << " (" << md_escape(t.name)
+                  << "): " << md_escape(e.reason) << "\n";
     }
     if (any_failed) {
         o << "\n## Failed runs\n\n";
         for (const auto& t : r.targets)
             for (const auto& f : t.failed)
-                o << "- " << md_escape(f.run) << " (" << md_escape(t.name) << "): " << md_escape(f.failure) << "\n";
+                o << "- " << md_escape(f.run) << " (" << md_escape(t.name)
+                  << "): " << md_escape(f.failure) << "\n";
     }
 }
 
@@ -157,15 +167,15 @@ std::string render_markdown(const Report& r, const std::string& svg_link) {
     std::ostringstream o;
     o << "# " << md_escape(r.title) << "\n\n";
     std::string caption = caption_line(r);
-    o << "*" << (caption.empty() ? "" : md_escape(caption) + ". ") << "Runs per target: "
-      << md_escape(runs_per_target(r)) << ".*\n";
+    o << "*" << (caption.empty() ? "" : md_escape(caption) + ". ")
+      << "Runs per target: " << md_escape(runs_per_target(r)) << ".*\n";
     if (!r.warnings.empty()) {
         o << "\n## Warnings\n\n";
         for (const auto& w : r.warnings)
             o << "- " << md_escape(w) << "\n";
     }
-    o << "\n![Relative performance of " << md_escape(r.subject) << " against " << md_escape(r.baseline)
-      << " (baseline = 1.00x, higher is better)](" << svg_link << ")\n\n";
+    o << "\n![Relative performance of " << md_escape(r.subject) << " against "
+      << md_escape(r.baseline) << " (baseline = 1.00x, higher is better)](" << svg_link << ")\n\n";
     comparison_table(o, r);
     o << "\n" << method_text() << "\n";
     spread_table(o, r);

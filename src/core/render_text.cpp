@@ -52,9 +52,13 @@ std::string format_exact(double v) {
     return ec == std::errc() ? std::string(buf, end) : std::string("n/a");
 }
 
-std::string format_ratio(double ratio) { return format_fixed(ratio, 2) + "x"; }
+std::string format_ratio(double ratio) {
+    return format_fixed(ratio, 2) + "x";
+}
 
-std::string format_p(double p) { return p < 0.001 ? "<0.001" : format_fixed(p, 3); }
+std::string format_p(double p) {
+    return p < 0.001 ? "<0.001" : format_fixed(p, 3);
+}
 
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline) {
@@ -102,12 +106,23 @@ std::string xml_escape(const std::string& s) {
     std::string out;
     for (char c : ascii_safe(s)) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;

@@ -4,8 +4,11 @@
 #include "core/metric_catalog.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <map>
+#include <thread>
 
 namespace bootbench::core {
 
@@ -64,7 +67,8 @@ void check_exclusions(const ReportInput& in) {
         ids.insert(r.run_id);
     for (const auto& e : in.exclude)
         if (!ids.count(e.run))
-            throw input_error("cannot exclude '" + e.run + "': no run with that id in the results (runs: " +
+            throw input_error("cannot exclude '" + e.run +
+                              "': no run with that id in the results (runs: " +
                               name_list({ids.begin(), ids.end()}) + ")");
 }
 
@@ -176,6 +180,38 @@ MetricReport make_metric(const std::string& key, const std::vector<const RunResu
     return m;
 }
 
+// Metrics are independent and the bootstrap is the costly part: one per core.
+// Each metric has its own seed, so the result does not depend on the threads.
+std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
+                                       const std::vector<const RunResult*>& runs,
+                                       const Report& report) {
+    std::vector<MetricReport> out(keys.size());
+    std::vector<std::exception_ptr> errors(keys.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next++) < keys.size();) {
+            try {
+                out[i] = make_metric(keys[i], runs, report);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    size_t workers = runs.size() < 1000
+                         ? 1
+                         : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, keys.size());
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (auto& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return out;
+}
+
 void find_outliers(Report& report) {
     for (const auto& m : report.metrics)
         for (const auto& t : m.targets) {
@@ -196,7 +232,10 @@ void check_common_metric(const Report& report) {
         for (const auto& m : report.metrics)
             if (m.find(target)->summary.n > 0)
                 keys.push_back(m.key);
-        return keys.empty() ? std::string("none") : name_list(keys);
+        if (!keys.empty())
+            return name_list(keys);
+        size_t failed = report.find_target(target)->failed.size();
+        return failed ? "none, " + std::to_string(failed) + " failed" : std::string("none");
     };
     throw input_error("no metric common to baseline '" + report.baseline + "' and subject '" +
                       report.subject + "' (" + report.baseline + ": " + keys_of(report.baseline) +
@@ -241,8 +280,7 @@ Report build_report(const ReportInput& in) {
     for (const auto& n : names)
         report.targets.push_back({n, {}, {}, {}});
     std::vector<const RunResult*> included = sort_runs(in, report);
-    for (const auto& key : metric_keys(included))
-        report.metrics.push_back(make_metric(key, included, report));
+    report.metrics = make_metrics(metric_keys(included), included, report);
     check_common_metric(report);
     find_outliers(report);
     report.caption = make_caption(included);

@@ -55,7 +55,7 @@ struct Comparison {
 struct MetricReport {
     std::string key, unit, label;
     Better better = Better::lower;
-    std::vector<MetricTarget> targets; // in the report's target order
+    std::vector<MetricTarget> targets;    // in the report's target order
     std::optional<Comparison> comparison; // absent when one side has no value
 
     const MetricTarget* find(const std::string& target) const;

@@ -4,8 +4,8 @@
 #include "core/report.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -20,10 +20,14 @@ struct EnvKey {
 
 // Differences in these make runs incomparable unless the experiment varies them.
 const EnvKey kCompared[] = {
-    {"governor", "CPU frequency governor"}, {"epp", "energy/performance preference"},
-    {"sched_ext_state", "sched_ext state"}, {"sched_ext_ops", "sched_ext scheduler"},
-    {"smt", "SMT"},                         {"mitigations", "CPU vulnerability mitigations"},
-    {"nproc", "CPU count"},                 {"cpu_model", "CPU model"},
+    {"governor", "CPU frequency governor"},
+    {"epp", "energy/performance preference"},
+    {"sched_ext_state", "sched_ext state"},
+    {"sched_ext_ops", "sched_ext scheduler"},
+    {"smt", "SMT"},
+    {"mitigations", "CPU vulnerability mitigations"},
+    {"nproc", "CPU count"},
+    {"cpu_model", "CPU model"},
     {"ac_power", "AC power"},
 };
 
@@ -33,13 +37,34 @@ std::string display(const nlohmann::json& v) {
     return ascii_safe(v.dump());
 }
 
-std::string run_list(const std::vector<std::string>& runs) {
+// "a-1, a-2, a-3, a-4 and 6 more": the first runs of `total`.
+std::string run_list(const std::vector<std::string>& runs, size_t total = 0) {
+    total = std::max(total, runs.size());
     std::string s;
     for (size_t i = 0; i < runs.size() && i < 4; ++i)
         s += (i ? ", " : "") + runs[i];
-    if (runs.size() > 4)
-        s += " and " + std::to_string(runs.size() - 4) + " more";
+    if (total > 4)
+        s += " and " + std::to_string(total - 4) + " more";
     return s;
+}
+
+// The distinct non-null values of an environment key, each with its runs.
+// Compared as JSON values, not as text: thousands of runs share a few values.
+using ValueGroups = std::vector<std::pair<const nlohmann::json*, std::vector<const RunResult*>>>;
+
+ValueGroups group_by_value(const std::vector<const RunResult*>& runs, const std::string& key) {
+    ValueGroups groups;
+    for (const RunResult* r : runs) {
+        auto it = r->environment.find(key);
+        if (it == r->environment.end() || it->is_null())
+            continue;
+        auto g = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& x) { return *x.first == *it; });
+        if (g == groups.end())
+            g = groups.insert(groups.end(), {&*it, {}});
+        g->second.push_back(r);
+    }
+    return groups;
 }
 
 void environment_warnings(const std::vector<const RunResult*>& runs,
@@ -47,23 +72,25 @@ void environment_warnings(const std::vector<const RunResult*>& runs,
     for (const auto& k : kCompared) {
         if (varied.count(k.key))
             continue;
-        std::map<std::string, std::vector<std::string>> by_value;
-        for (const RunResult* r : runs)
-            if (r->environment.contains(k.key) && !r->environment[k.key].is_null())
-                by_value[display(r->environment[k.key])].push_back(r->run_id);
-        if (by_value.size() < 2)
+        auto groups = group_by_value(runs, k.key);
+        if (groups.size() < 2)
             continue;
         std::string s = std::string(k.name) + " (" + k.key + ") differs between runs:";
-        for (const auto& [value, ids] : by_value)
-            s += " '" + value + "' in " + run_list(ids) + ";";
+        for (const auto& [value, group] : groups) {
+            std::vector<std::string> ids;
+            for (size_t i = 0; i < group.size() && i <= 4; ++i)
+                ids.push_back(group[i]->run_id);
+            s += " '" + display(*value) + "' in " + run_list(ids, group.size()) + ";";
+        }
         s.back() = '.';
         out.push_back(s + " Only the deployment should differ: fix the setting and run again.");
     }
 }
 
 std::optional<double> env_number(const RunResult& r, const char* key) {
-    if (r.environment.contains(key) && r.environment[key].is_number())
-        return r.environment[key].get<double>();
+    auto it = r.environment.find(key);
+    if (it != r.environment.end() && it->is_number())
+        return it->get<double>();
     return std::nullopt;
 }
 
@@ -80,8 +107,9 @@ void temperature_warning(const Report& report, const std::vector<const RunResult
     }
     if (medians.size() < 2)
         return;
-    auto [lo, hi] = std::minmax_element(medians.begin(), medians.end(),
-                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+    auto [lo, hi] =
+        std::minmax_element(medians.begin(), medians.end(),
+                            [](const auto& a, const auto& b) { return a.second < b.second; });
     if (hi->second - lo->second <= kMaxStartTempGapC)
         return;
     out.push_back("Start temperatures differ: median " + format_fixed(hi->second, 1) + " C for " +
@@ -93,7 +121,8 @@ void temperature_warning(const Report& report, const std::vector<const RunResult
 // Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)".
 std::optional<long long> epoch_seconds(const std::string& s) {
     int y, mo, d, h, mi, sec;
-    if (s.size() < 20 || std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6)
+    if (s.size() < 20 ||
+        std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6)
         return std::nullopt;
     size_t i = 19;
     while (i < s.size() && (s[i] == '.' || std::isdigit(static_cast<unsigned char>(s[i]))))
@@ -182,25 +211,27 @@ void run_warnings(const Report& report, std::vector<std::string>& out) {
     for (const auto& t : report.targets)
         failed += t.failed.size();
     if (failed)
-        out.push_back(std::to_string(failed) + (failed == 1 ? " run" : " runs") +
-                      " failed and have no metrics (listed under Failed runs).");
+        out.push_back(std::to_string(failed) +
+                      (failed == 1 ? " run failed and has" : " runs failed and have") +
+                      " no metrics (listed under Failed runs).");
     if (!report.outliers.empty()) {
         std::set<std::string> runs;
         for (const auto& o : report.outliers)
             runs.insert(o.run);
         bool one = runs.size() == 1;
-        out.push_back(std::to_string(runs.size()) + (one ? " run is flagged as an outlier (" : " runs are flagged as outliers (") +
-                      run_list({runs.begin(), runs.end()}) + (one ? "); it is" : "); they are") +
-                      " kept unless you exclude it (--exclude RUN_ID).");
+        out.push_back(
+            std::to_string(runs.size()) +
+            (one ? " run is flagged as an outlier (" : " runs are flagged as outliers (") +
+            run_list({runs.begin(), runs.end()}) + (one ? "); it is" : "); they are") +
+            " kept unless you exclude it (--exclude RUN_ID).");
     }
 }
 
 // "a / b" of the distinct values of an environment key, "" when no run has it.
 std::string distinct_values(const std::vector<const RunResult*>& runs, const char* key) {
     std::set<std::string> values;
-    for (const RunResult* r : runs)
-        if (r->environment.contains(key) && !r->environment[key].is_null())
-            values.insert(display(r->environment[key]));
+    for (const auto& [value, group] : group_by_value(runs, key))
+        values.insert(display(*value));
     std::string s;
     for (const auto& v : values)
         s += (s.empty() ? "" : " / ") + v;
@@ -209,10 +240,12 @@ std::string distinct_values(const std::vector<const RunResult*>& runs, const cha
 
 // Kernel argument prefix -> the environment keys it changes.
 const std::pair<const char*, std::vector<const char*>> kKargEffects[] = {
-    {"mitigations", {"mitigations"}}, {"nospectre", {"mitigations"}}, {"spectre", {"mitigations"}},
-    {"pti", {"mitigations"}},         {"nopti", {"mitigations"}},     {"mds", {"mitigations"}},
-    {"retbleed", {"mitigations"}},    {"nosmt", {"smt", "nproc"}},    {"smt", {"smt", "nproc"}},
-    {"maxcpus", {"nproc", "smt"}},    {"nr_cpus", {"nproc", "smt"}},  {"cpufreq", {"governor", "epp"}},
+    {"mitigations", {"mitigations"}},    {"nospectre", {"mitigations"}},
+    {"spectre", {"mitigations"}},        {"pti", {"mitigations"}},
+    {"nopti", {"mitigations"}},          {"mds", {"mitigations"}},
+    {"retbleed", {"mitigations"}},       {"nosmt", {"smt", "nproc"}},
+    {"smt", {"smt", "nproc"}},           {"maxcpus", {"nproc", "smt"}},
+    {"nr_cpus", {"nproc", "smt"}},       {"cpufreq", {"governor", "epp"}},
     {"amd_pstate", {"governor", "epp"}}, {"intel_pstate", {"governor", "epp"}},
 };
 
@@ -254,8 +287,10 @@ Caption make_caption(const std::vector<const RunResult*>& included) {
             dates.insert(ascii_safe(r->started_at.substr(0, 10)));
     if (!dates.empty())
         c.dates = *dates.begin() + (dates.size() > 1 ? " to " + *dates.rbegin() : "");
-    const std::pair<const char*, const char*> shown[] = {
-        {"governor", "governor"}, {"sched_ext_state", "sched_ext"}, {"smt", "SMT"}, {"ac_power", "AC power"}};
+    const std::pair<const char*, const char*> shown[] = {{"governor", "governor"},
+                                                         {"sched_ext_state", "sched_ext"},
+                                                         {"smt", "SMT"},
+                                                         {"ac_power", "AC power"}};
     for (const auto& [key, name] : shown)
         if (std::string v = distinct_values(included, key); !v.empty())
             c.conditions += (c.conditions.empty() ? "" : ", ") + std::string(name) + " " + v;

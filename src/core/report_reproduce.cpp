@@ -48,8 +48,13 @@ std::vector<ReproduceRow> compare_reproduction(const Report& published, const Re
     for (const auto& pm : published.metrics) {
         if (!pm.comparison)
             continue;
-        ReproduceRow row{pm.key, pm.unit, pm.better, pm.comparison->ratio, std::nullopt,
-                         Reproduction::inconclusive, ""};
+        ReproduceRow row{pm.key,
+                         pm.unit,
+                         pm.better,
+                         pm.comparison->ratio,
+                         std::nullopt,
+                         Reproduction::inconclusive,
+                         ""};
         const MetricReport* fm = nullptr;
         for (const auto& m : fresh.metrics)
             if (m.key == pm.key)
@@ -80,9 +85,10 @@ std::string render_reproduction(const std::vector<ReproduceRow>& rows) {
       << pad("verdict", 14) << "why\n";
     for (const auto& r : rows) {
         std::string fresh = r.fresh ? format_ratio(r.fresh->ratio) : "-";
-        std::string ci = r.fresh ? format_ratio(r.fresh->ci.lo) + " - " + format_ratio(r.fresh->ci.hi) : "-";
-        o << pad(ascii_safe(r.key), 24) << pad(format_ratio(r.published_ratio), 9) << pad(fresh, 7) << pad(ci, 15)
-          << pad(to_string(r.verdict), 14) << r.why << "\n";
+        std::string ci =
+            r.fresh ? format_ratio(r.fresh->ci.lo) + " - " + format_ratio(r.fresh->ci.hi) : "-";
+        o << pad(ascii_safe(r.key), 24) << pad(format_ratio(r.published_ratio), 9) << pad(fresh, 7)
+          << pad(ci, 15) << pad(to_string(r.verdict), 14) << r.why << "\n";
     }
     return o.str();
 }

@@ -46,8 +46,8 @@ bool is_outlier(const std::vector<double>& values, const std::vector<double>& z,
 enum class PValueMethod { exact, normal };
 
 struct RankTest {
-    double p_value = 1;        // two-sided
-    double min_p_value = 1;    // the smallest p these sample sizes allow (exact method)
+    double p_value = 1;     // two-sided
+    double min_p_value = 1; // the smallest p these sample sizes allow (exact method)
     PValueMethod method = PValueMethod::exact;
 };
 

@@ -29,7 +29,8 @@ ReportPaths save_report(const core::Report& report, const fs::path& out_prefix) 
         write_file_atomic(paths.json, core::render_json(report));
         write_file_atomic(paths.svg, core::render_svg(report));
         write_file_atomic(paths.html, core::render_html(report));
-        write_file_atomic(paths.markdown, core::render_markdown(report, paths.svg.filename().string()));
+        write_file_atomic(paths.markdown,
+                          core::render_markdown(report, paths.svg.filename().string()));
     } catch (const Error& e) {
         throw Error(std::string(e.what()) + " (choose another place with --out-prefix)", e.code());
     }
@@ -37,7 +38,8 @@ ReportPaths save_report(const core::Report& report, const fs::path& out_prefix) 
 }
 
 ReportPaths write_report_files(const ReportRequest& request) {
-    fs::path prefix = request.out_prefix.empty() ? default_out_prefix(request.inputs) : request.out_prefix;
+    fs::path prefix =
+        request.out_prefix.empty() ? default_out_prefix(request.inputs) : request.out_prefix;
     return save_report(load_report(request), prefix);
 }
 

@@ -4,11 +4,13 @@
 #include "core/published.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <memory>
+#include <thread>
 
 namespace bootbench::sys {
 
@@ -17,15 +19,19 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_input(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    std::unique_ptr<std::FILE, decltype(&std::fclose)> f(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!f)
         throw input_error("cannot read " + path.string() + ": " + std::strerror(errno) +
                           " (check the path and its permissions)");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        throw input_error("cannot read " + path.string() + ": read error");
-    return ss.str();
+    std::string text;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0)
+        text.append(buf, n);
+    if (std::ferror(f.get()))
+        throw input_error("cannot read " + path.string() + ": " + std::strerror(errno));
+    return text;
 }
 
 core::RunResult parse_result(const fs::path& path) {
@@ -37,14 +43,14 @@ core::RunResult parse_result(const fs::path& path) {
         throw input_error(where + ": not valid JSON (" + e.what() + "); fix or remove the file");
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema + " and " +
-                          core::kPublishedSchema + " files");
+        throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema +
+                          " and " + core::kPublishedSchema + " files");
     std::string schema = j["schema"].get<std::string>();
     if (schema == core::kPublishedSchema)
         return core::run_from_published(j, path.stem().string(), where);
     if (schema != core::kRunSchema)
-        throw input_error(where + ": schema '" + schema + "' is not one bootbench reads (" + core::kRunSchema +
-                          " or " + core::kPublishedSchema + ")");
+        throw input_error(where + ": schema '" + schema + "' is not one bootbench reads (" +
+                          core::kRunSchema + " or " + core::kPublishedSchema + ")");
     try {
         return core::run_result_from_json(j, where);
     } catch (const Error& e) {
@@ -87,6 +93,36 @@ void read_experiment(const fs::path& input, LoadedResults& out) {
     out.experiment_file = file;
 }
 
+// Parses the files on every core: with thousands of runs, JSON parsing is
+// most of a report's time. Results keep the files' order, and when several
+// files are bad the error is the first file's, as a sequential read would give.
+std::vector<core::RunResult> parse_all(const std::vector<fs::path>& files) {
+    std::vector<core::RunResult> out(files.size());
+    std::vector<std::exception_ptr> errors(files.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next++) < files.size();) {
+            try {
+                out[i] = parse_result(files[i]);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    size_t workers = std::clamp<size_t>(files.size() / 256, 1,
+                                        std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (auto& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return out;
+}
+
 } // namespace
 
 LoadedResults read_results(const std::vector<fs::path>& inputs) {
@@ -96,12 +132,16 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
     std::map<std::string, fs::path> seen;
     for (const auto& input : inputs) {
         read_experiment(input, out);
-        for (const auto& file : files_of(input)) {
-            core::RunResult r = parse_result(file);
+        std::vector<fs::path> files = files_of(input);
+        std::vector<core::RunResult> runs = parse_all(files);
+        for (size_t i = 0; i < files.size(); ++i) {
+            core::RunResult& r = runs[i];
+            const fs::path& file = files[i];
             auto [it, fresh] = seen.emplace(r.run_id, file);
             if (!fresh)
-                throw input_error("run '" + r.run_id + "' appears twice: in " + it->second.string() + " and " +
-                                  file.string() + "; pass only one of them");
+                throw input_error("run '" + r.run_id + "' appears twice: in " +
+                                  it->second.string() + " and " + file.string() +
+                                  "; pass only one of them");
             out.runs.push_back(std::move(r));
         }
     }
@@ -124,7 +164,8 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
         if (in.subject.empty() && in.baseline == e->baseline && e->targets.size() > 1)
             in.subject = e->subject().name;
         for (const auto& run : e->report.exclude)
-            in.exclude.push_back({run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
+            in.exclude.push_back(
+                {run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
         in.varied_keys = core::varied_environment_keys(*e);
     }
     return in;

@@ -58,12 +58,15 @@ TEST_CASE("numbers: a few digits, no locale, no negative zero", "[render]") {
     CHECK(format_p(1e-9) == "<0.001");
 }
 
-TEST_CASE("the ratio reads the right way round, with the values and a correct percentage", "[render]") {
+TEST_CASE("the ratio reads the right way round, with the values and a correct percentage",
+          "[render]") {
     Report r = sample_report();
     // lower is better: 7.97 / 4.45 = 1.79 times faster; the time is 44% lower
-    CHECK(describe_ratio(r.metrics[0], "fast", "stock") == "1.79x faster (4.45 vs 7.97 us/op, -44%)");
+    CHECK(describe_ratio(r.metrics[0], "fast", "stock") ==
+          "1.79x faster (4.45 vs 7.97 us/op, -44%)");
     // higher is better: 1e6/4.45 against 1e6/7.97
-    CHECK(describe_ratio(r.metrics[1], "fast", "stock") == "1.79x more (224.7k vs 125.5k ops/s, +79%)");
+    CHECK(describe_ratio(r.metrics[1], "fast", "stock") ==
+          "1.79x more (224.7k vs 125.5k ops/s, +79%)");
     // the other way round: 1.79x slower, and the time is 79% higher, not "179%"
     CHECK(describe_ratio(r.metrics[0], "stock", "fast").rfind("0.56x", 0) != 0);
 }
@@ -73,9 +76,11 @@ TEST_CASE("a value 35% lower is never called 55% lower", "[render]") {
     m.key = "sysbench_lat_avg_ms";
     m.unit = "ms";
     m.better = Better::lower;
-    m.targets = {{"bluefin-dx", {}, summarize({6.305})}, {"margine-cachyos", {}, summarize({4.08})}};
+    m.targets = {{"bluefin-dx", {}, summarize({6.305})},
+                 {"margine-cachyos", {}, summarize({4.08})}};
     m.comparison = Comparison{6.305 / 4.08, {1.4, 1.6}, {}, Verdict::same};
-    CHECK(describe_ratio(m, "margine-cachyos", "bluefin-dx") == "1.55x faster (4.08 vs 6.30 ms, -35%)");
+    CHECK(describe_ratio(m, "margine-cachyos", "bluefin-dx") ==
+          "1.55x faster (4.08 vs 6.30 ms, -35%)");
     CHECK(verdict_mark(m) == "~");
 }
 
@@ -117,7 +122,8 @@ TEST_CASE("report.svg is ASCII, self-contained, and draws every run", "[render]"
     CHECK(svg.find("Caf? &lt;kernel&gt; &amp; co") != std::string::npos);
     CHECK(svg.find("href") == std::string::npos); // nothing to fetch
     size_t dots = 0;
-    for (size_t at = svg.find("<circle cx"); at != std::string::npos; at = svg.find("<circle cx", at + 1))
+    for (size_t at = svg.find("<circle cx"); at != std::string::npos;
+         at = svg.find("<circle cx", at + 1))
         ++dots;
     CHECK(dots == 2 * 9 + 2); // 9 runs on 2 metrics, plus 2 legend dots
     CHECK(svg.find("fast-5: 9.50 (outlier)") != std::string::npos);
@@ -128,11 +134,14 @@ TEST_CASE("report.svg draws a box instead of thousands of dots", "[render]") {
     ReportInput in;
     in.baseline = "a";
     for (size_t i = 0; i < kMaxPointsPerStrip + 1; ++i) {
-        in.runs.push_back(run("a-" + std::to_string(i), "a", 8 + 0.001 * static_cast<double>(i), 1));
-        in.runs.push_back(run("b-" + std::to_string(i), "b", 4 + 0.001 * static_cast<double>(i), 2));
+        in.runs.push_back(
+            run("a-" + std::to_string(i), "a", 8 + 0.001 * static_cast<double>(i), 1));
+        in.runs.push_back(
+            run("b-" + std::to_string(i), "b", 4 + 0.001 * static_cast<double>(i), 2));
     }
     std::string svg = render_svg(build_report(in));
-    CHECK(svg.find("<circle cx", svg.find("<circle cx", svg.find("<circle cx") + 1) + 1) == std::string::npos);
+    CHECK(svg.find("<circle cx", svg.find("<circle cx", svg.find("<circle cx") + 1) + 1) ==
+          std::string::npos);
     CHECK(svg.find("boxes show quartiles") != std::string::npos);
 }
 
@@ -156,4 +165,18 @@ TEST_CASE("report.html: one file, inline SVG and CSS, nothing to load", "[render
     CHECK(html.find("https://") == std::string::npos);
     CHECK(html.find("src=") == std::string::npos);
     CHECK(ascii_only(html));
+}
+
+TEST_CASE("report.json: values follow the target's runs, null where a run lacks the metric",
+          "[render]") {
+    ReportInput in;
+    in.baseline = "a";
+    in.runs = {run("a-1", "a", 8, 100), run("a-2", "a", 8.2, 101), run("b-1", "b", 4, 200),
+               run("b-2", "b", 4.1, 201)};
+    in.runs[1].metrics.pop_back(); // a-2 has no sched_pipe_ops_sec
+    nlohmann::json j = report_to_json(build_report(in));
+    CHECK(j["targets"][0]["runs"] == nlohmann::json({"a-1", "a-2"}));
+    CHECK(j["metrics"][1]["targets"]["a"]["values"] == nlohmann::json({100, nullptr}));
+    CHECK(j["metrics"][1]["targets"]["a"]["n"] == 1);
+    CHECK(j["metrics"][0]["targets"]["a"]["values"] == nlohmann::json({8, 8.2}));
 }

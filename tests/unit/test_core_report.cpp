@@ -8,12 +8,14 @@ using Catch::Detail::Approx;
 
 namespace {
 
-RunResult run(const std::string& id, const std::string& target, std::vector<std::pair<std::string, double>> values,
+RunResult run(const std::string& id, const std::string& target,
+              std::vector<std::pair<std::string, double>> values,
               nlohmann::json env = nlohmann::json::object()) {
     RunResult r;
     r.run_id = id;
     r.target = target;
-    r.started_at = "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") + id.substr(id.size() - 1) + "+00:00";
+    r.started_at = "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") +
+                   id.substr(id.size() - 1) + "+00:00";
     r.environment = std::move(env);
     for (auto& [key, value] : values)
         r.metrics.push_back({key, value, "ms", key == "ops" ? Better::higher : Better::lower, "b"});
@@ -25,8 +27,10 @@ ReportInput two_targets() {
     ReportInput in;
     in.baseline = "a";
     for (int i = 1; i <= 4; ++i) {
-        in.runs.push_back(run("a-" + std::to_string(i), "a", {{"lat", 10 + 0.1 * i}, {"ops", 100 + i}}));
-        in.runs.push_back(run("b-" + std::to_string(i), "b", {{"lat", 5 + 0.1 * i}, {"ops", 200 + i}}));
+        in.runs.push_back(
+            run("a-" + std::to_string(i), "a", {{"lat", 10 + 0.1 * i}, {"ops", 100 + i}}));
+        in.runs.push_back(
+            run("b-" + std::to_string(i), "b", {{"lat", 5 + 0.1 * i}, {"ops", 200 + i}}));
     }
     return in;
 }
@@ -85,30 +89,42 @@ TEST_CASE("report: a worse subject is worse, an equal one is ~", "[report]") {
 TEST_CASE("report: bad input names what is wrong and what to do", "[report][errors]") {
     ReportInput in = two_targets();
     in.baseline = "c";
-    CHECK(error_of(in) == "unknown baseline 'c': the results have targets a, b (pass --baseline with one of them)");
-    in.baseline = "";
     CHECK(error_of(in) ==
-          "no baseline: pass --baseline with one of the targets a, b (or set baseline in the experiment file)");
+          "unknown baseline 'c': the results have targets a, b (pass --baseline with one of them)");
+    in.baseline = "";
+    CHECK(error_of(in) == "no baseline: pass --baseline with one of the targets a, b (or set "
+                          "baseline in the experiment file)");
     in.baseline = "a";
     in.subject = "z";
-    CHECK(error_of(in) == "unknown subject 'z': the results have targets a, b (pass --subject with one of them)");
+    CHECK(error_of(in) ==
+          "unknown subject 'z': the results have targets a, b (pass --subject with one of them)");
     in.subject = "";
     in.exclude = {{"a-9", "why not"}};
-    CHECK(error_of(in) == "cannot exclude 'a-9': no run with that id in the results (runs: a-1, a-2, a-3, a-4, "
-                          "b-1, b-2, b-3, b-4)");
+    CHECK(error_of(in) ==
+          "cannot exclude 'a-9': no run with that id in the results (runs: a-1, a-2, a-3, a-4, "
+          "b-1, b-2, b-3, b-4)");
 }
 
 TEST_CASE("report: no common metric is an error listing each side's metrics", "[report][errors]") {
     ReportInput in;
     in.baseline = "a";
     in.runs = {run("a-1", "a", {{"lat", 1}}), run("b-1", "b", {{"ops", 2}})};
-    CHECK(error_of(in) == "no metric common to baseline 'a' and subject 'b' (a: lat; b: ops): check that both "
-                          "targets ran the same benches");
+    CHECK(error_of(in) ==
+          "no metric common to baseline 'a' and subject 'b' (a: lat; b: ops): check that both "
+          "targets ran the same benches");
+    RunResult failed = run("b-2", "b", {});
+    failed.status = RunStatus::failed;
+    in.runs = {run("a-1", "a", {{"lat", 1}}), failed};
+    CHECK(error_of(in) ==
+          "no metric common to baseline 'a' and subject 'b' (a: lat; b: none, 1 failed): check "
+          "that both targets ran the same benches");
     in.runs = {run("a-1", "a", {{"lat", 1}})};
-    CHECK(error_of(in) == "nothing to compare: the results have runs of 'a' only; a report needs runs of two targets");
+    CHECK(error_of(in) == "nothing to compare: the results have runs of 'a' only; a report needs "
+                          "runs of two targets");
 }
 
-TEST_CASE("report: failed runs are listed with their failure text and have no metrics", "[report]") {
+TEST_CASE("report: failed runs are listed with their failure text and have no metrics",
+          "[report]") {
     ReportInput in = two_targets();
     RunResult failed = run("b-5", "b", {});
     failed.status = RunStatus::failed;
@@ -142,15 +158,18 @@ TEST_CASE("report: a metric only one target has is shown, not compared", "[repor
     CHECK(extra.find("b")->summary.n == 0);
 }
 
-TEST_CASE("report: environment differences are warnings unless the experiment varies them", "[report]") {
+TEST_CASE("report: environment differences are warnings unless the experiment varies them",
+          "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment = {{"governor", r.target == "a" ? "performance" : "powersave"},
-                         {"mitigations", {{"spectre_v2", r.target == "a" ? "Mitigation" : "Vulnerable"}}},
-                         {"cpu_model", nullptr}};
+        r.environment = {
+            {"governor", r.target == "a" ? "performance" : "powersave"},
+            {"mitigations", {{"spectre_v2", r.target == "a" ? "Mitigation" : "Vulnerable"}}},
+            {"cpu_model", nullptr}};
     Report r = build_report(in);
-    CHECK(has_warning(r, "CPU frequency governor (governor) differs between runs: 'performance' in a-1, a-2, "
-                         "a-3, a-4; 'powersave' in b-1, b-2, b-3, b-4. Only the deployment should differ"));
+    CHECK(has_warning(
+        r, "CPU frequency governor (governor) differs between runs: 'performance' in a-1, a-2, "
+           "a-3, a-4; 'powersave' in b-1, b-2, b-3, b-4. Only the deployment should differ"));
     CHECK(has_warning(r, "CPU vulnerability mitigations (mitigations) differs"));
     CHECK_FALSE(has_warning(r, "CPU model"));
     Experiment e;
@@ -168,24 +187,27 @@ TEST_CASE("report: start temperatures more than 8 C apart are a warning", "[repo
     CHECK_FALSE(has_warning(build_report(in), "Start temperatures differ"));
     for (auto& r : in.runs)
         r.environment["temp_start_c"] = r.target == "a" ? 45.0 : 54.0;
-    CHECK(has_warning(build_report(in), "Start temperatures differ: median 54.0 C for b against 45.0 C for a"));
+    CHECK(has_warning(build_report(in),
+                      "Start temperatures differ: median 54.0 C for b against 45.0 C for a"));
 }
 
 TEST_CASE("report: the caption says machine, dates and conditions", "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment = {{"cpu_model", "Ryzen"}, {"nproc", 12}, {"governor", "performance"}, {"smt", "on"}};
+        r.environment = {
+            {"cpu_model", "Ryzen"}, {"nproc", 12}, {"governor", "performance"}, {"smt", "on"}};
     Report r = build_report(in);
     CHECK(r.caption.machine == "Ryzen, 12 CPUs");
     CHECK(r.caption.dates == "2026-07-01");
     CHECK(r.caption.conditions == "governor performance, SMT on");
 }
 
-TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x", "[report][reproduce]") {
+TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x",
+          "[report][reproduce]") {
     Report fresh = build_report(two_targets()); // lat ratio 1.95, ops 1.98, both clearly better
     Report published = fresh;
     published.metrics[0].comparison->ratio = fresh.metrics[0].comparison->ratio; // same as fresh
-    published.metrics[1].comparison->ratio = 1.2;                               // far from 1.98
+    published.metrics[1].comparison->ratio = 1.2;                                // far from 1.98
     auto rows = compare_reproduction(published, fresh);
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].verdict == Reproduction::reproduced);
@@ -194,6 +216,7 @@ TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x
     Report noisy = fresh;
     noisy.metrics[0].comparison->ci = {0.9, 2.5};
     CHECK(compare_reproduction(published, noisy)[0].verdict == Reproduction::inconclusive);
-    CHECK(compare_reproduction(published, noisy)[0].why == "the fresh interval 0.90x - 2.50x includes 1.00x: more "
-                                                           "runs needed");
+    CHECK(compare_reproduction(published, noisy)[0].why ==
+          "the fresh interval 0.90x - 2.50x includes 1.00x: more "
+          "runs needed");
 }

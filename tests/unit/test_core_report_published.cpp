@@ -26,8 +26,9 @@ std::string slurp(const std::string& path) {
 
 std::vector<RunResult> published_runs() {
     std::vector<RunResult> runs;
-    for (const char* id : {"bluefin-dx-1", "bluefin-dx-2", "bluefin-dx-3", "bluefin-dx-4", "margine-cachyos-1",
-                           "margine-cachyos-2", "margine-cachyos-3", "margine-cachyos-4"}) {
+    for (const char* id :
+         {"bluefin-dx-1", "bluefin-dx-2", "bluefin-dx-3", "bluefin-dx-4", "margine-cachyos-1",
+          "margine-cachyos-2", "margine-cachyos-3", "margine-cachyos-4"}) {
         std::string path = kDir + "/" + id + ".json";
         runs.push_back(run_from_published(nlohmann::json::parse(slurp(path)), id, path));
     }
@@ -84,7 +85,8 @@ const Expected kExpected[] = {
 
 } // namespace
 
-TEST_CASE("published set with margine-cachyos-1 excluded: medians and ratios by hand", "[report][published]") {
+TEST_CASE("published set with margine-cachyos-1 excluded: medians and ratios by hand",
+          "[report][published]") {
     ReportInput in = published_input();
     in.exclude = {{"margine-cachyos-1", "older deployment"}};
     Report r = build_report(in);
@@ -108,14 +110,16 @@ TEST_CASE("published set: exclusion is listed with its reason", "[report][publis
     Report r = build_report(in);
     const TargetReport* m = r.find_target("margine-cachyos");
     REQUIRE(m);
-    CHECK(m->runs == std::vector<std::string>{"margine-cachyos-2", "margine-cachyos-3", "margine-cachyos-4"});
+    CHECK(m->runs ==
+          std::vector<std::string>{"margine-cachyos-2", "margine-cachyos-3", "margine-cachyos-4"});
     REQUIRE(m->excluded.size() == 1);
     CHECK(m->excluded[0].run == "margine-cachyos-1");
     CHECK(m->excluded[0].reason == "older deployment");
     CHECK(r.targets[0].name == "bluefin-dx");
 }
 
-TEST_CASE("published set: 3 vs 4 runs cannot be significant, so every verdict is ~", "[report][published]") {
+TEST_CASE("published set: 3 vs 4 runs cannot be significant, so every verdict is ~",
+          "[report][published]") {
     ReportInput in = published_input();
     in.exclude = {{"margine-cachyos-1", "older deployment"}};
     Report r = build_report(in);
@@ -136,7 +140,8 @@ TEST_CASE("published set: runs taken in blocks are a warning", "[report][publish
     Report r = build_report(in);
     bool warned = false;
     for (const auto& w : r.warnings)
-        warned |= w.rfind("Runs were taken in blocks (all bluefin-dx, then all margine-cachyos)", 0) == 0;
+        warned |=
+            w.rfind("Runs were taken in blocks (all bluefin-dx, then all margine-cachyos)", 0) == 0;
     CHECK(warned);
 }
 
@@ -173,7 +178,8 @@ TEST_CASE("published file: identity keys map onto the environment", "[report][pu
     CHECK(r.find("sched_pipe_ops_sec")->better == Better::higher);
 }
 
-TEST_CASE("published file: wrong documents are refused with the file named", "[report][published]") {
+TEST_CASE("published file: wrong documents are refused with the file named",
+          "[report][published]") {
     auto message = [](const nlohmann::json& j) {
         try {
             run_from_published(j, "x", "dir/x.json");
@@ -187,7 +193,9 @@ TEST_CASE("published file: wrong documents are refused with the file named", "[r
           "dir/x.json: schema is 'other/1', expected 'margine-bench-kernel/1'");
     CHECK(message({{"schema", "margine-bench-kernel/1"}}) ==
           "dir/x.json: missing field 'label' (the arm this run belongs to)");
-    CHECK(message({{"schema", "margine-bench-kernel/1"}, {"label", "a"}, {"sched_pipe_usecs_op", "fast"}}) ==
+    CHECK(message({{"schema", "margine-bench-kernel/1"},
+                   {"label", "a"},
+                   {"sched_pipe_usecs_op", "fast"}}) ==
           "dir/x.json: field 'sched_pipe_usecs_op' must be a number");
     CHECK(message({{"schema", "margine-bench-kernel/1"}, {"label", "a"}}) ==
           "dir/x.json: no known metric (expected keys such as sched_pipe_usecs_op)");
@@ -198,8 +206,9 @@ TEST_CASE("published README: the excluded run and its reason", "[report][publish
     auto ex = published_exclusions(slurp(kDir + "/README.md"), "README.md");
     REQUIRE(ex.size() == 1);
     CHECK(ex[0].run == "margine-cachyos-1");
-    CHECK(ex[0].reason ==
-          "excluded by the publisher (README.md): taken on an older candidate deployment, hours before the "
-          "others, and a 2x outlier on `sched_pipe_usecs_op` (7.7 us against ~4.4 us for the other three).");
+    CHECK(ex[0].reason == "excluded by the publisher (README.md): taken on an older candidate "
+                          "deployment, hours before the "
+                          "others, and a 2x outlier on `sched_pipe_usecs_op` (7.7 us against ~4.4 "
+                          "us for the other three).");
     CHECK(published_exclusions("nothing to see", "README.md").empty());
 }

@@ -113,8 +113,8 @@ TEST_CASE("Mann-Whitney exact: 3 vs 4 can never go below 2/35", "[stats]") {
 TEST_CASE("Mann-Whitney exact agrees with brute-force enumeration", "[stats]") {
     const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
         {{1, 3, 5}, {2, 4, 6, 8}},
-        {{1, 2, 2, 3}, {2, 3, 3, 4}},         // ties across samples
-        {{5, 5, 5}, {5, 5}},                  // all tied
+        {{1, 2, 2, 3}, {2, 3, 3, 4}}, // ties across samples
+        {{5, 5, 5}, {5, 5}},          // all tied
         {{1.5, 9, 2.5, 7, 3}, {4, 8, 6, 10, 0.5}},
         {{23.95, 23.95, 24.38}, {21.5, 21.89, 20.37, 21.11}},
         {{1, 1, 2, 7, 7, 7}, {2, 3, 7, 9, 9, 1}},
