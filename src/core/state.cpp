@@ -164,10 +164,12 @@ State record_wrong_boot(State s, const DeploymentRef& booted) {
     if (s.current >= s.runs.size())
         return s;
     s.runs[s.current].attempts++;
-    if (s.runs[s.current].attempts >= s.max_attempts)
-        return give_up_run(std::move(s), "the expected deployment " + describe(s.expected) +
-                                             " did not boot in " + std::to_string(s.max_attempts) +
-                                             " attempts (last booted: " + describe(booted) + ")");
+    if (s.runs[s.current].attempts >= s.max_attempts) {
+        // The message first: the argument order of a call is unspecified.
+        std::string why = "the expected deployment " + describe(s.expected) + " did not boot in " +
+                          std::to_string(s.max_attempts) + " attempts (last booted: " + describe(booted) + ")";
+        return give_up_run(std::move(s), why);
+    }
     s.default_set = false; // the default must be made the expected one again
     return s;
 }
