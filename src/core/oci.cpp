@@ -288,9 +288,7 @@ std::string manifest_accept_header() {
     return std::string(kOciIndex) + ", " + kDockerList + ", " + kOciManifest + ", " + kDockerManifest;
 }
 
-namespace {
-
-std::optional<ManifestKind> kind_of_media_type(const std::string& content_type, const std::string& where) {
+std::optional<ManifestKind> manifest_kind_of(const std::string& content_type, const std::string& where) {
     std::string mt = lower(content_type.substr(0, content_type.find(';')));
     mt.erase(std::remove(mt.begin(), mt.end(), ' '), mt.end());
     if (mt == kOciIndex || mt == kDockerList)
@@ -303,16 +301,14 @@ std::optional<ManifestKind> kind_of_media_type(const std::string& content_type, 
     return std::nullopt;
 }
 
-} // namespace
-
 ManifestKind manifest_kind(const std::string& content_type, const std::string& body, const std::string& where) {
-    if (auto k = kind_of_media_type(content_type, where))
+    if (auto k = manifest_kind_of(content_type, where))
         return *k;
     json j = json::parse(body, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         throw Error(where + " is not a JSON manifest (Content-Type '" + content_type + "')");
     if (j.contains("mediaType") && j["mediaType"].is_string())
-        if (auto k = kind_of_media_type(j["mediaType"].get<std::string>(), where))
+        if (auto k = manifest_kind_of(j["mediaType"].get<std::string>(), where))
             return *k;
     if (j.contains("manifests") && j["manifests"].is_array())
         return ManifestKind::index;

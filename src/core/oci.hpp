@@ -4,6 +4,7 @@
 // a token, and which manifest of an index fits this machine. sys/registry.cpp
 // does the requests; every decision is made here, from values.
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,10 @@ inline constexpr const char* kDockerManifest = "application/vnd.docker.distribut
 std::string manifest_accept_header();
 
 enum class ManifestKind { index, image };
+
+// The kind a Content-Type names, or nothing when it names neither (absent,
+// application/json...). Throws an Error naming `where` for a schema 1 type.
+std::optional<ManifestKind> manifest_kind_of(const std::string& content_type, const std::string& where);
 
 // From the Content-Type header (parameters ignored) and, when that is absent
 // or generic, the body's "mediaType" or "manifests" field. Throws an Error

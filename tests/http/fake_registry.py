@@ -213,6 +213,12 @@ class Handler(BaseHTTPRequestHandler):
                "body": body.decode("utf-8", "replace")}
         self.send(200, json.dumps(out).encode(), {"Content-Type": "application/json"})
 
+    def digests(self, m, query, body):
+        names = {"index": INDEX, "amd64": AMD64, "arm64": ARM64, "list": LIST,
+                 "list_amd64": D_AMD64, "list_arm64": D_ARM64, "plain": PLAIN}
+        out = {k: digest(v) for k, v in names.items()}
+        self.send(200, json.dumps(out).encode(), {"Content-Type": "application/json"})
+
     def big(self, m, query, body):
         self.send(200, b"x" * (9 << 20))
 
@@ -245,6 +251,7 @@ ROUTES = [
     (r"/redirect-loop", Handler.redirect_loop),
     (r"/echo", Handler.echo),
     (r"/big", Handler.big),
+    (r"/digests", Handler.digests),
     (r"/slow", Handler.slow),
     (r"/notify-?([a-z0-9-]*)/[A-Za-z0-9_-]+", Handler.notify),
 ]
