@@ -34,7 +34,9 @@ std::string join(const std::vector<std::string>& items) {
     return s;
 }
 
-std::string logs_line(const NotifyFacts& f) { return f.logs.empty() ? "" : "\nlogs: " + f.logs; }
+std::string logs_line(const NotifyFacts& f) {
+    return f.logs.empty() ? "" : "\nlogs: " + f.logs;
+}
 
 NotifyText start_text(const NotifyFacts& f) {
     std::string msg = f.experiment + ": started, " + std::to_string(f.run_n) + " runs";
@@ -50,22 +52,25 @@ NotifyText run_text(const NotifyFacts& f) {
         msg += "\n" + h.key + " " + format_number(h.value) + (h.unit.empty() ? "" : " " + h.unit);
     }
     if (f.headlines.size() > kMaxHeadlines)
-        msg += "\n(" + std::to_string(f.headlines.size() - kMaxHeadlines) + " more metrics in the result)";
+        msg += "\n(" + std::to_string(f.headlines.size() - kMaxHeadlines) +
+               " more metrics in the result)";
     std::string title = "bootbench: " + f.experiment + " run " + std::to_string(f.run_k) + "/" +
                         std::to_string(f.run_n) + " done";
     return {title, msg + logs_line(f)};
 }
 
 NotifyText finish_text(const NotifyFacts& f) {
-    std::string msg = f.experiment + ": finished, " + std::to_string(f.done) + " of " + std::to_string(f.run_n) +
-                      " runs measured, " + std::to_string(f.failed) + " failed";
+    std::string msg = f.experiment + ": finished, " + std::to_string(f.done) + " of " +
+                      std::to_string(f.run_n) + " runs measured, " + std::to_string(f.failed) +
+                      " failed";
     if (!f.report.empty())
         msg += "\nreport: " + f.report;
     return {"bootbench: " + f.experiment + " finished", msg + logs_line(f)};
 }
 
 NotifyText failure_text(const NotifyFacts& f) {
-    std::string where = f.run_k > 0 ? " at run " + std::to_string(f.run_k) + "/" + std::to_string(f.run_n) : "";
+    std::string where =
+        f.run_k > 0 ? " at run " + std::to_string(f.run_k) + "/" + std::to_string(f.run_n) : "";
     std::string msg = f.experiment + ": " + (f.run_k > 0 ? run_label(f) + " failed" : "failed");
     msg += ": " + shorten(f.failure.empty() ? "no reason recorded" : f.failure, kMaxFailureChars);
     return {"bootbench: " + f.experiment + " FAILED" + where, msg + logs_line(f)};
@@ -73,7 +78,9 @@ NotifyText failure_text(const NotifyFacts& f) {
 
 } // namespace
 
-const char* to_string(NotifyEvent event) { return kEventNames[static_cast<size_t>(event)]; }
+const char* to_string(NotifyEvent event) {
+    return kEventNames[static_cast<size_t>(event)];
+}
 
 std::optional<NotifyEvent> notify_event_from_string(const std::string& name) {
     for (size_t i = 0; i < kEventNames.size(); ++i)
@@ -103,10 +110,18 @@ std::string format_number(double value) {
 NotifyText format_notification(const NotifyFacts& facts) {
     NotifyText t;
     switch (facts.event) {
-    case NotifyEvent::start: t = start_text(facts); break;
-    case NotifyEvent::run: t = run_text(facts); break;
-    case NotifyEvent::finish: t = finish_text(facts); break;
-    case NotifyEvent::failure: t = failure_text(facts); break;
+    case NotifyEvent::start:
+        t = start_text(facts);
+        break;
+    case NotifyEvent::run:
+        t = run_text(facts);
+        break;
+    case NotifyEvent::finish:
+        t = finish_text(facts);
+        break;
+    case NotifyEvent::failure:
+        t = failure_text(facts);
+        break;
     }
     t.message = shorten(t.message, kMaxMessageBytes);
     return t;

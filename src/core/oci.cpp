@@ -25,7 +25,9 @@ constexpr std::string_view kRegistryHint =
     throw input_error("image reference '" + text + "': " + what + std::string(kRegistryHint));
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
 
 // Transports that name a registry, after an ostree-rs-ext prefix or alone.
 constexpr std::array<std::string_view, 2> kRegistryTransports = {"docker://", "registry:"};
@@ -44,12 +46,14 @@ size_t transport_length(const std::string& text) {
             return pos;
     } else if (starts_with(text, "ostree-unverified-registry:")) {
         return std::string_view("ostree-unverified-registry:").size();
-    } else if (starts_with(text, "ostree-unverified-image:") || starts_with(text, "ostree-image-signed:")) {
+    } else if (starts_with(text, "ostree-unverified-image:") ||
+               starts_with(text, "ostree-image-signed:")) {
         pos = text.find(':') + 1;
     } else if (starts_with(text, "ostree-")) {
-        bad_ref(text, "unknown ostree transport '" + text.substr(0, text.find(':') + 1) +
-                          "' (known: ostree-image-signed:, ostree-unverified-image:, "
-                          "ostree-unverified-registry:, ostree-remote-image:, ostree-remote-registry:)");
+        bad_ref(text,
+                "unknown ostree transport '" + text.substr(0, text.find(':') + 1) +
+                    "' (known: ostree-image-signed:, ostree-unverified-image:, "
+                    "ostree-unverified-registry:, ostree-remote-image:, ostree-remote-registry:)");
     }
     std::string_view rest = std::string_view(text).substr(pos);
     for (auto t : kRegistryTransports)
@@ -57,9 +61,10 @@ size_t transport_length(const std::string& text) {
             return pos + t.size();
     for (auto t : kLocalTransports)
         if (starts_with(rest, t))
-            bad_ref(text, "transport '" + std::string(t) +
-                              "' names a local image, not a registry: there is no digest to resolve "
-                              "(select the target by checksum, or set pin_digest = false)");
+            bad_ref(text,
+                    "transport '" + std::string(t) +
+                        "' names a local image, not a registry: there is no digest to resolve "
+                        "(select the target by checksum, or set pin_digest = false)");
     if (pos > 0)
         bad_ref(text, "unknown transport after '" + text.substr(0, pos) + "' (expected docker://)");
     return 0;
@@ -158,12 +163,15 @@ std::string registry_base_url(const ImageRef& ref) {
     return ref.registry == "docker.io" ? "https://registry-1.docker.io" : "https://" + ref.registry;
 }
 
-const std::string& manifest_selector(const ImageRef& ref) { return ref.digest.empty() ? ref.tag : ref.digest; }
+const std::string& manifest_selector(const ImageRef& ref) {
+    return ref.digest.empty() ? ref.tag : ref.digest;
+}
 
 namespace {
 
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 
@@ -203,7 +211,8 @@ BearerChallenge parse_bearer_challenge(const std::string& header) {
         throw Error("the registry asks for a user name and password (WWW-Authenticate: Basic), "
                     "not an anonymous token: the image is private");
     if (scheme != "bearer")
-        throw Error("unsupported WWW-Authenticate challenge '" + header + "' (expected Bearer realm=\"...\")");
+        throw Error("unsupported WWW-Authenticate challenge '" + header +
+                    "' (expected Bearer realm=\"...\")");
     BearerChallenge c;
     for (i = scheme_end; i < s.size();) {
         skip_spaces(s, i);
@@ -228,7 +237,8 @@ BearerChallenge parse_bearer_challenge(const std::string& header) {
             ++i;
     }
     if (!starts_with(c.realm, "https://") && !starts_with(c.realm, "http://"))
-        throw Error("WWW-Authenticate header '" + header + "' has no http(s) realm to ask for a token");
+        throw Error("WWW-Authenticate header '" + header +
+                    "' has no http(s) realm to ask for a token");
     return c;
 }
 
@@ -248,10 +258,12 @@ std::string percent_encode(const std::string& text) {
 }
 
 std::string token_url(const BearerChallenge& challenge, const std::string& repository) {
-    std::string url = challenge.realm + (challenge.realm.find('?') == std::string::npos ? "?" : "&");
+    std::string url =
+        challenge.realm + (challenge.realm.find('?') == std::string::npos ? "?" : "&");
     if (!challenge.service.empty())
         url += "service=" + percent_encode(challenge.service) + "&";
-    std::string scope = challenge.scope.empty() ? "repository:" + repository + ":pull" : challenge.scope;
+    std::string scope =
+        challenge.scope.empty() ? "repository:" + repository + ":pull" : challenge.scope;
     return url + "scope=" + percent_encode(scope);
 }
 
@@ -262,7 +274,8 @@ std::string parse_token_response(const std::string& body, const std::string& whe
     for (const char* key : {"token", "access_token"})
         if (j.contains(key) && j[key].is_string() && !j[key].get<std::string>().empty())
             return j[key].get<std::string>();
-    throw Error("token endpoint " + where + " answered without a \"token\" or \"access_token\" field");
+    throw Error("token endpoint " + where +
+                " answered without a \"token\" or \"access_token\" field");
 }
 
 std::string to_string(const Platform& p) {
@@ -271,13 +284,13 @@ std::string to_string(const Platform& p) {
 
 Platform platform_from_machine(const std::string& machine) {
     static const std::array<std::array<const char*, 3>, 8> kMap = {{{"x86_64", "amd64", ""},
-                                                                     {"amd64", "amd64", ""},
-                                                                     {"aarch64", "arm64", "v8"},
-                                                                     {"arm64", "arm64", "v8"},
-                                                                     {"armv7l", "arm", "v7"},
-                                                                     {"armv6l", "arm", "v6"},
-                                                                     {"i686", "386", ""},
-                                                                     {"i386", "386", ""}}};
+                                                                    {"amd64", "amd64", ""},
+                                                                    {"aarch64", "arm64", "v8"},
+                                                                    {"arm64", "arm64", "v8"},
+                                                                    {"armv7l", "arm", "v7"},
+                                                                    {"armv6l", "arm", "v6"},
+                                                                    {"i686", "386", ""},
+                                                                    {"i386", "386", ""}}};
     for (const auto& m : kMap)
         if (machine == m[0])
             return Platform{"linux", m[1], m[2]};
@@ -285,10 +298,12 @@ Platform platform_from_machine(const std::string& machine) {
 }
 
 std::string manifest_accept_header() {
-    return std::string(kOciIndex) + ", " + kDockerList + ", " + kOciManifest + ", " + kDockerManifest;
+    return std::string(kOciIndex) + ", " + kDockerList + ", " + kOciManifest + ", " +
+           kDockerManifest;
 }
 
-std::optional<ManifestKind> manifest_kind_of(const std::string& content_type, const std::string& where) {
+std::optional<ManifestKind> manifest_kind_of(const std::string& content_type,
+                                             const std::string& where) {
     std::string mt = lower(content_type.substr(0, content_type.find(';')));
     mt.erase(std::remove(mt.begin(), mt.end(), ' '), mt.end());
     if (mt == kOciIndex || mt == kDockerList)
@@ -296,12 +311,14 @@ std::optional<ManifestKind> manifest_kind_of(const std::string& content_type, co
     if (mt == kOciManifest || mt == kDockerManifest)
         return ManifestKind::image;
     if (mt.find("distribution.manifest.v1") != std::string::npos)
-        throw Error(where + " is a Docker schema 1 manifest (" + mt +
-                    "), which bootbench does not resolve: push the image again with a current tool");
+        throw Error(
+            where + " is a Docker schema 1 manifest (" + mt +
+            "), which bootbench does not resolve: push the image again with a current tool");
     return std::nullopt;
 }
 
-ManifestKind manifest_kind(const std::string& content_type, const std::string& body, const std::string& where) {
+ManifestKind manifest_kind(const std::string& content_type, const std::string& body,
+                           const std::string& where) {
     if (auto k = manifest_kind_of(content_type, where))
         return *k;
     json j = json::parse(body, nullptr, false);
@@ -314,7 +331,8 @@ ManifestKind manifest_kind(const std::string& content_type, const std::string& b
         return ManifestKind::index;
     if (j.contains("layers") && j["layers"].is_array())
         return ManifestKind::image;
-    throw Error(where + " is neither an image manifest nor an index (Content-Type '" + content_type + "')");
+    throw Error(where + " is neither an image manifest nor an index (Content-Type '" +
+                content_type + "')");
 }
 
 std::vector<IndexEntry> parse_index(const std::string& body, const std::string& where) {
@@ -330,7 +348,8 @@ std::vector<IndexEntry> parse_index(const std::string& body, const std::string& 
             e.fail("'" + entry.digest + "' is not a digest");
         if (e.has("platform")) {
             JsonReader p = e.child(e.object("platform"), "platform");
-            entry.platform = Platform{p.str_or("os", ""), p.str_or("architecture", ""), p.str_or("variant", "")};
+            entry.platform =
+                Platform{p.str_or("os", ""), p.str_or("architecture", ""), p.str_or("variant", "")};
         }
         entries.push_back(std::move(entry));
     }
@@ -388,12 +407,26 @@ bool digest_matches(const ResolvedImage& image, const std::string& booted_digest
            (booted_digest == image.manifest_digest || booted_digest == image.index_digest);
 }
 
+std::optional<std::string> booted_digest_problem(const ResolvedImage& image,
+                                                 const std::string& booted_digest) {
+    if (booted_digest.empty() || digest_matches(image, booted_digest))
+        return std::nullopt;
+    std::string recorded = image.manifest_digest;
+    if (!image.index_digest.empty())
+        recorded += " (index " + image.index_digest + ")";
+    return "the booted deployment runs image " + booted_digest + ", but " + image.reference +
+           " was recorded as " + recorded +
+           " when the experiment started: the tag moved before this target was staged; set "
+           "pin_digest = true for this target to stage the recorded image";
+}
+
 json to_json(const ResolvedImage& image) {
-    return json{{"reference", image.reference},
-                {"index_digest", image.index_digest.empty() ? json(nullptr) : json(image.index_digest)},
-                {"manifest_digest", image.manifest_digest},
-                {"platform", image.platform},
-                {"pinned_reference", image.pinned_reference}};
+    return json{
+        {"reference", image.reference},
+        {"index_digest", image.index_digest.empty() ? json(nullptr) : json(image.index_digest)},
+        {"manifest_digest", image.manifest_digest},
+        {"platform", image.platform},
+        {"pinned_reference", image.pinned_reference}};
 }
 
 ResolvedImage resolved_image_from_json(const json& j, const std::string& where) {

@@ -89,8 +89,10 @@ Platform platform_from_machine(const std::string& machine);
 // Media types a manifest request accepts, most wanted first.
 inline constexpr const char* kOciIndex = "application/vnd.oci.image.index.v1+json";
 inline constexpr const char* kOciManifest = "application/vnd.oci.image.manifest.v1+json";
-inline constexpr const char* kDockerList = "application/vnd.docker.distribution.manifest.list.v2+json";
-inline constexpr const char* kDockerManifest = "application/vnd.docker.distribution.manifest.v2+json";
+inline constexpr const char* kDockerList =
+    "application/vnd.docker.distribution.manifest.list.v2+json";
+inline constexpr const char* kDockerManifest =
+    "application/vnd.docker.distribution.manifest.v2+json";
 // The value of the Accept header of a manifest request.
 std::string manifest_accept_header();
 
@@ -98,7 +100,8 @@ enum class ManifestKind { index, image };
 
 // The kind a Content-Type names, or nothing when it names neither (absent,
 // application/json...). Throws an Error naming `where` for a schema 1 type.
-std::optional<ManifestKind> manifest_kind_of(const std::string& content_type, const std::string& where);
+std::optional<ManifestKind> manifest_kind_of(const std::string& content_type,
+                                             const std::string& where);
 
 // From the Content-Type header (parameters ignored) and, when that is absent
 // or generic, the body's "mediaType" or "manifests" field. Throws an Error
@@ -125,10 +128,10 @@ const IndexEntry& pick_platform(const std::vector<IndexEntry>& entries, const Pl
 
 // What a tag resolved to, recorded in the state and in every result.
 struct ResolvedImage {
-    std::string reference;       // the target's reference, fully qualified (to_string)
-    std::string index_digest;    // the index / manifest list, when the tag names one
-    std::string manifest_digest; // the image manifest for this machine's platform
-    std::string platform;        // "linux/amd64"
+    std::string reference;        // the target's reference, fully qualified (to_string)
+    std::string index_digest;     // the index / manifest list, when the tag names one
+    std::string manifest_digest;  // the image manifest for this machine's platform
+    std::string platform;         // "linux/amd64"
     std::string pinned_reference; // what staging uses when pin_digest = true
 
     bool operator==(const ResolvedImage&) const = default;
@@ -148,6 +151,12 @@ ResolvedImage make_resolved(const ImageRef& ref, const std::string& index_digest
 // `bootc status`, which names the platform manifest) match the record? Either
 // recorded digest counts.
 bool digest_matches(const ResolvedImage& image, const std::string& booted_digest);
+
+// The problem to record when the booted deployment runs another image than
+// the one recorded at start; nothing when it matches or when the booted
+// digest is unknown ("": the origin does not say).
+std::optional<std::string> booted_digest_problem(const ResolvedImage& image,
+                                                 const std::string& booted_digest);
 
 // For the state file and every run result: {"reference", "index_digest",
 // "manifest_digest", "platform", "pinned_reference"}; an absent index digest

@@ -56,7 +56,9 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
     return n;
 }
 
-bool has_line_break(const std::string& s) { return s.find_first_of("\r\n", 0) != std::string::npos || s.find('\0') != std::string::npos; }
+bool has_line_break(const std::string& s) {
+    return s.find_first_of("\r\n", 0) != std::string::npos || s.find('\0') != std::string::npos;
+}
 
 SlistPtr header_list(const HttpRequest& req) {
     SlistPtr list(nullptr, &curl_slist_free_all);
@@ -80,7 +82,9 @@ SlistPtr header_list(const HttpRequest& req) {
     return list;
 }
 
-long to_ms(double seconds) { return std::max(1L, static_cast<long>(std::ceil(seconds * 1000.0))); }
+long to_ms(double seconds) {
+    return std::max(1L, static_cast<long>(std::ceil(seconds * 1000.0)));
+}
 
 void set_common(CURL* c, const HttpRequest& req, Exchange& ex, char* errbuf) {
     bool https = req.url.rfind("https://", 0) == 0;
@@ -92,7 +96,8 @@ void set_common(CURL* c, const HttpRequest& req, Exchange& ex, char* errbuf) {
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, kMaxRedirects);
     curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, to_ms(req.timeout_s));
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, to_ms(std::min(req.connect_timeout_s, req.timeout_s)));
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                     to_ms(std::min(req.connect_timeout_s, req.timeout_s)));
     curl_easy_setopt(c, CURLOPT_USERAGENT, "bootbench");
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &ex);
@@ -107,7 +112,8 @@ void set_common(CURL* c, const HttpRequest& req, Exchange& ex, char* errbuf) {
     }
 }
 
-std::string failure_text(CURLcode rc, const char* errbuf, const HttpRequest& req, const Exchange& ex) {
+std::string failure_text(CURLcode rc, const char* errbuf, const HttpRequest& req,
+                         const Exchange& ex) {
     if (ex.body_too_large)
         return "the answer is larger than " + std::to_string(kMaxBodyBytes >> 20) + " MiB";
     std::string text = curl_easy_strerror(rc);
@@ -126,9 +132,12 @@ std::string failure_text(CURLcode rc, const char* errbuf, const HttpRequest& req
 
 const char* to_string(HttpMethod method) {
     switch (method) {
-    case HttpMethod::get: return "GET";
-    case HttpMethod::head: return "HEAD";
-    case HttpMethod::post: return "POST";
+    case HttpMethod::get:
+        return "GET";
+    case HttpMethod::head:
+        return "HEAD";
+    case HttpMethod::post:
+        return "POST";
     }
     return "?";
 }

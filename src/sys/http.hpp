@@ -27,7 +27,7 @@ struct HttpRequest {
 
 struct HttpResponse {
     long status = 0;
-    HttpHeaders headers;   // of the final response, after redirects
+    HttpHeaders headers; // of the final response, after redirects
     std::string body;
     std::string final_url; // where the redirects ended
 
@@ -44,7 +44,7 @@ inline constexpr long kMaxRedirects = 5;
 inline constexpr size_t kMaxBodyBytes = 8u << 20;
 
 class HttpClient {
-public:
+  public:
     virtual ~HttpClient() = default;
     // Every HTTP status is a response. A transport failure (name lookup,
     // connect, TLS, timeout, too many redirects, body too large) throws
@@ -56,7 +56,7 @@ public:
 // redirect from https never goes to plain http; Authorization headers are
 // not sent to another host after a redirect (libcurl's own rule).
 class CurlHttpClient final : public HttpClient {
-public:
+  public:
     CurlHttpClient();
     HttpResponse request(const HttpRequest& request) override;
 };

@@ -24,21 +24,28 @@ std::string trim(const std::string& s) {
 
 // Control characters in a header value would end the header: spaces instead.
 std::string header_safe(std::string s) {
-    std::replace_if(s.begin(), s.end(), [](char c) { return (c >= 0 && c < 0x20) || c == 0x7f; }, ' ');
+    std::replace_if(
+        s.begin(), s.end(), [](char c) { return (c >= 0 && c < 0x20) || c == 0x7f; }, ' ');
     return s;
 }
 
 const char* ntfy_tags(core::NotifyEvent event) {
     switch (event) {
-    case core::NotifyEvent::start: return "bootbench,arrow_forward";
-    case core::NotifyEvent::run: return "bootbench,white_check_mark";
-    case core::NotifyEvent::finish: return "bootbench,checkered_flag";
-    case core::NotifyEvent::failure: return "bootbench,warning";
+    case core::NotifyEvent::start:
+        return "bootbench,arrow_forward";
+    case core::NotifyEvent::run:
+        return "bootbench,white_check_mark";
+    case core::NotifyEvent::finish:
+        return "bootbench,checkered_flag";
+    case core::NotifyEvent::failure:
+        return "bootbench,warning";
     }
     return "bootbench";
 }
 
-bool retryable(long status) { return status == 408 || status == 425 || status == 429 || status >= 500; }
+bool retryable(long status) {
+    return status == 408 || status == 425 || status == 429 || status >= 500;
+}
 
 std::string answer_text(const HttpResponse& res) {
     std::string text = "HTTP " + std::to_string(res.status);
@@ -54,7 +61,9 @@ std::string seconds_text(double s) {
 
 } // namespace
 
-void warn_to_stderr(const std::string& warning) { std::fprintf(stderr, "bootbench: warning: %s\n", warning.c_str()); }
+void warn_to_stderr(const std::string& warning) {
+    std::fprintf(stderr, "bootbench: warning: %s\n", warning.c_str());
+}
 
 std::string redact(std::string text, const std::string& secret) {
     if (secret.empty())
@@ -78,13 +87,14 @@ std::string read_notify_token(const core::Notify& config) {
                         " is not set or empty (a systemd unit sees only its own Environment=)");
     }
     if (token.find_first_of("\r\n") != std::string::npos || token.find('\0') != std::string::npos)
-        throw Error("the notify token (" + (config.token_file.empty() ? config.token_env : config.token_file) +
+        throw Error("the notify token (" +
+                    (config.token_file.empty() ? config.token_env : config.token_file) +
                     ") has a line break inside: it must be one line");
     return token;
 }
 
-Notifier::Notifier(core::Notify config, std::string experiment, HttpClient& http, Clock& clock, WarningSink warn,
-                   NotifyBounds bounds)
+Notifier::Notifier(core::Notify config, std::string experiment, HttpClient& http, Clock& clock,
+                   WarningSink warn, NotifyBounds bounds)
     : config_(std::move(config)), experiment_(std::move(experiment)), http_(http), clock_(clock),
       warn_(std::move(warn)), bounds_(bounds) {}
 
@@ -93,12 +103,15 @@ NotifyOutcome Notifier::send(const core::NotifyFacts& facts) noexcept {
         core::NotifyText text = core::format_notification(facts);
         return send(facts.event, text.title, text.message);
     } catch (...) {
-        warn("notification '" + std::string(core::to_string(facts.event)) + "' could not be written", "");
+        warn("notification '" + std::string(core::to_string(facts.event)) +
+                 "' could not be written",
+             "");
         return NotifyOutcome::failed;
     }
 }
 
-NotifyOutcome Notifier::send(core::NotifyEvent event, const std::string& title, const std::string& message) noexcept {
+NotifyOutcome Notifier::send(core::NotifyEvent event, const std::string& title,
+                             const std::string& message) noexcept {
     std::string token;
     try {
         if (!core::notify_wants(config_, event))
@@ -115,13 +128,15 @@ NotifyOutcome Notifier::send(core::NotifyEvent event, const std::string& title, 
     return NotifyOutcome::failed;
 }
 
-HttpRequest Notifier::build(core::NotifyEvent event, const std::string& title, const std::string& message,
-                            const std::string& token) const {
+HttpRequest Notifier::build(core::NotifyEvent event, const std::string& title,
+                            const std::string& message, const std::string& token) const {
     HttpRequest req;
     req.method = HttpMethod::post;
     req.url = config_.url;
     if (config_.format == "json") {
-        nlohmann::json body{{"experiment", experiment_}, {"event", core::to_string(event)}, {"title", title},
+        nlohmann::json body{{"experiment", experiment_},
+                            {"event", core::to_string(event)},
+                            {"title", title},
                             {"message", message}};
         req.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         req.headers.push_back({"Content-Type", "application/json"});
@@ -138,13 +153,15 @@ HttpRequest Notifier::build(core::NotifyEvent event, const std::string& title, c
     return req;
 }
 
-NotifyOutcome Notifier::deliver(core::NotifyEvent event, HttpRequest req, const std::string& token) {
+NotifyOutcome Notifier::deliver(core::NotifyEvent event, HttpRequest req,
+                                const std::string& token) {
     double start = clock_.monotonic_s();
     double deadline = start + bounds_.total_s;
     double backoff = bounds_.first_backoff_s;
     int attempts = 0;
     std::string last = "no attempt fitted in the bound";
-    std::string what = "notification '" + std::string(core::to_string(event)) + "' to " + display_url(req.url);
+    std::string what =
+        "notification '" + std::string(core::to_string(event)) + "' to " + display_url(req.url);
     while (deadline - clock_.monotonic_s() >= kMinAttemptS) {
         req.timeout_s = std::min(bounds_.attempt_timeout_s, deadline - clock_.monotonic_s());
         req.connect_timeout_s = std::min(bounds_.connect_timeout_s, req.timeout_s);
@@ -164,8 +181,10 @@ NotifyOutcome Notifier::deliver(core::NotifyEvent event, HttpRequest req, const 
         clock_.sleep_s(backoff);
         backoff = std::min(backoff * 2, bounds_.max_backoff_s);
     }
-    warn(what + " not sent (" + std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts") + " in " +
-             seconds_text(clock_.monotonic_s() - start) + "): " + last + "; the experiment goes on without it",
+    warn(what + " not sent (" + std::to_string(attempts) +
+             (attempts == 1 ? " attempt" : " attempts") + " in " +
+             seconds_text(clock_.monotonic_s() - start) + "): " + last +
+             "; the experiment goes on without it",
          token);
     return NotifyOutcome::failed;
 }

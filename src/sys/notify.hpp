@@ -18,7 +18,7 @@ struct NotifyBounds {
     double total_s = 120;          // one send(), retries and waits included
     double attempt_timeout_s = 15; // one request
     double connect_timeout_s = 5;
-    double first_backoff_s = 2;    // doubled after each failed attempt
+    double first_backoff_s = 2; // doubled after each failed attempt
     double max_backoff_s = 30;
 };
 
@@ -30,7 +30,7 @@ void warn_to_stderr(const std::string& warning);
 enum class NotifyOutcome { sent, not_wanted, failed };
 
 class Notifier {
-public:
+  public:
     // `config` is the experiment's [notify]; the token (token_file, else
     // token_env) is read at every send, so a rotated token is picked up.
     Notifier(core::Notify config, std::string experiment, HttpClient& http, Clock& clock,
@@ -39,10 +39,11 @@ public:
     // ntfy style (format = "text"): POST the message, with Title, Tags and
     // Priority headers. format = "json": POST {"experiment", "event",
     // "title", "message"}. Authorization: Bearer <token> when there is one.
-    NotifyOutcome send(core::NotifyEvent event, const std::string& title, const std::string& message) noexcept;
+    NotifyOutcome send(core::NotifyEvent event, const std::string& title,
+                       const std::string& message) noexcept;
     NotifyOutcome send(const core::NotifyFacts& facts) noexcept;
 
-private:
+  private:
     HttpRequest build(core::NotifyEvent event, const std::string& title, const std::string& message,
                       const std::string& token) const;
     NotifyOutcome deliver(core::NotifyEvent event, HttpRequest request, const std::string& token);

@@ -23,14 +23,14 @@ std::string image_name(const ImageRef& ref) {
 
 std::string content_digest(const std::string& body, const std::string& algorithm) {
     GChecksumType type = algorithm == "sha512" ? G_CHECKSUM_SHA512 : G_CHECKSUM_SHA256;
-    g_autofree gchar* hex =
-        g_compute_checksum_for_data(type, reinterpret_cast<const guchar*>(body.data()), body.size());
+    g_autofree gchar* hex = g_compute_checksum_for_data(
+        type, reinterpret_cast<const guchar*>(body.data()), body.size());
     return algorithm + ":" + hex;
 }
 
 // The requests of one resolution, sharing the token once one was needed.
 class ManifestFetcher {
-public:
+  public:
     ManifestFetcher(const ImageRef& ref, HttpClient& http, const RegistryOptions& options)
         : ref_(ref), http_(http), options_(options),
           base_(options.base_url.empty() ? core::registry_base_url(ref) : options.base_url) {
@@ -55,9 +55,13 @@ public:
         throw Error("cannot resolve " + image_name(ref_) + " to a digest: " + what);
     }
 
-private:
+  private:
     HttpResponse send(HttpMethod method, const std::string& url) {
-        HttpRequest req{method, url, {{"Accept", core::manifest_accept_header()}}, "", options_.timeout_s,
+        HttpRequest req{method,
+                        url,
+                        {{"Accept", core::manifest_accept_header()}},
+                        "",
+                        options_.timeout_s,
                         options_.connect_timeout_s};
         if (!token_.empty())
             req.headers.push_back({"Authorization", "Bearer " + token_});
@@ -68,11 +72,14 @@ private:
         }
     }
 
-    std::string anonymous_token(const HttpResponse& res, HttpMethod method, const std::string& url) {
-        std::string said = std::string(to_string(method)) + " " + display_url(url) + " answered HTTP 401";
+    std::string anonymous_token(const HttpResponse& res, HttpMethod method,
+                                const std::string& url) {
+        std::string said =
+            std::string(to_string(method)) + " " + display_url(url) + " answered HTTP 401";
         std::vector<std::string> challenges = res.headers_named("WWW-Authenticate");
         if (challenges.empty())
-            fail(said + " without a WWW-Authenticate challenge: the image is private; " + kPrivateAdvice);
+            fail(said + " without a WWW-Authenticate challenge: the image is private; " +
+                 kPrivateAdvice);
         core::BearerChallenge challenge;
         try {
             challenge = core::parse_bearer_challenge(challenges.front());
@@ -102,16 +109,19 @@ private:
                       const std::string& selector) const {
         if (res.status >= 200 && res.status < 300)
             return;
-        std::string said = std::string(to_string(method)) + " " + display_url(url) + " answered HTTP " +
-                           std::to_string(res.status);
+        std::string said = std::string(to_string(method)) + " " + display_url(url) +
+                           " answered HTTP " + std::to_string(res.status);
         if (res.status == 404)
-            fail(said + ": registry " + ref_.registry + " has no manifest '" + selector + "' in repository " +
-                 ref_.repository + "; check the image name and tag");
+            fail(said + ": registry " + ref_.registry + " has no manifest '" + selector +
+                 "' in repository " + ref_.repository + "; check the image name and tag");
         if (res.status == 401 || res.status == 403)
-            fail(said + " even with an anonymous token: the image is private (some registries answer so "
-                        "for a misspelt name too); " + kPrivateAdvice);
+            fail(said +
+                 " even with an anonymous token: the image is private (some registries answer so "
+                 "for a misspelt name too); " +
+                 kPrivateAdvice);
         if (res.status == 429)
-            fail(said + " (too many requests): the registry limits anonymous requests; try again later");
+            fail(said +
+                 " (too many requests): the registry limits anonymous requests; try again later");
         if (res.status >= 500)
             fail(said + ": the registry has a problem; try again later");
         fail(said + ", which bootbench does not expect from a registry");
@@ -137,8 +147,8 @@ std::string claimed_digest(const ManifestFetcher& f, const HttpResponse& res, co
 void check_content(const ManifestFetcher& f, const HttpResponse& res, const std::string& digest) {
     std::string actual = content_digest(res.body, digest.substr(0, digest.find(':')));
     if (actual != digest)
-        f.fail("GET " + display_url(res.final_url) + " returned content whose digest is " + actual + ", not " +
-               digest + ": the registry or a proxy changed it; try again later");
+        f.fail("GET " + display_url(res.final_url) + " returned content whose digest is " + actual +
+               ", not " + digest + ": the registry or a proxy changed it; try again later");
 }
 
 // Runs a core/ decision; its error becomes "cannot resolve <image>: ...".
@@ -152,24 +162,27 @@ template <class F> auto decided(const ManifestFetcher& f, F decide) {
 
 } // namespace
 
-core::ResolvedImage resolve_digest(const ImageRef& ref, HttpClient& http, const core::Platform& platform,
-                                   const RegistryOptions& options) {
+core::ResolvedImage resolve_digest(const ImageRef& ref, HttpClient& http,
+                                   const core::Platform& platform, const RegistryOptions& options) {
     ManifestFetcher f(ref, http, options);
     HttpResponse head = f.fetch(HttpMethod::head, core::manifest_selector(ref));
     std::string digest = claimed_digest(f, head, ref);
-    auto kind = decided(f, [&] { return core::manifest_kind_of(head.header("Content-Type"), "the manifest"); });
+    auto kind = decided(
+        f, [&] { return core::manifest_kind_of(head.header("Content-Type"), "the manifest"); });
     if (kind == core::ManifestKind::image && !digest.empty())
         return decided(f, [&] { return core::make_resolved(ref, "", digest, platform); });
-    HttpResponse get = f.fetch(HttpMethod::get, digest.empty() ? core::manifest_selector(ref) : digest);
+    HttpResponse get =
+        f.fetch(HttpMethod::get, digest.empty() ? core::manifest_selector(ref) : digest);
     if (digest.empty())
         digest = content_digest(get.body, "sha256");
     check_content(f, get, digest);
     return decided(f, [&] {
-        if (core::manifest_kind(get.header("Content-Type"), get.body, "the manifest") == core::ManifestKind::image)
+        if (core::manifest_kind(get.header("Content-Type"), get.body, "the manifest") ==
+            core::ManifestKind::image)
             return core::make_resolved(ref, "", digest, platform);
         auto entries = core::parse_index(get.body, "the index");
-        return core::make_resolved(ref, digest, core::pick_platform(entries, platform, "the index").digest,
-                                   platform);
+        return core::make_resolved(
+            ref, digest, core::pick_platform(entries, platform, "the index").digest, platform);
     });
 }
 

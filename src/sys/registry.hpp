@@ -13,7 +13,7 @@ struct RegistryOptions {
     // "" = https://<registry> (registry-1.docker.io for docker.io). Tests
     // give "http://127.0.0.1:PORT": plain http only when asked like that.
     std::string base_url;
-    double timeout_s = 30;        // each request
+    double timeout_s = 30; // each request
     double connect_timeout_s = 10;
 };
 
@@ -26,7 +26,8 @@ struct RegistryOptions {
 // Throws bootbench::Error "cannot resolve <image> to a digest: ..." naming
 // the request, the HTTP status and what to do (a private image needs
 // pin_digest = false or a checksum selector).
-core::ResolvedImage resolve_digest(const core::ImageRef& ref, HttpClient& http, const core::Platform& platform,
+core::ResolvedImage resolve_digest(const core::ImageRef& ref, HttpClient& http,
+                                   const core::Platform& platform,
                                    const RegistryOptions& options = {});
 
 // This machine's platform, from uname(2).

@@ -31,7 +31,8 @@ pid_t spawn(const std::string& log, int in_fd, int out_fd) {
     if (pid == 0) {
         dup2(in_fd, 0);
         dup2(out_fd, 1);
-        const char* argv[] = {PYTHON3, FAKE_REGISTRY, "--log", log.c_str(), "--max-seconds", "300", nullptr};
+        const char* argv[] = {PYTHON3,         FAKE_REGISTRY, "--log", log.c_str(),
+                              "--max-seconds", "300",         nullptr};
         execv(PYTHON3, const_cast<char* const*>(argv));
         _exit(127);
     }
@@ -67,10 +68,12 @@ void LoopbackServer::read_ports(int out_fd) {
     std::string text;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kStartTimeoutMs);
     while (text.find("READY\n") == std::string::npos) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
         pollfd p{out_fd, POLLIN, 0};
         if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0)
-            fail("did not print READY within " + std::to_string(kStartTimeoutMs) + " ms; got: '" + text + "'");
+            fail("did not print READY within " + std::to_string(kStartTimeoutMs) + " ms; got: '" +
+                 text + "'");
         char buf[256];
         ssize_t n = read(out_fd, buf, sizeof buf);
         if (n <= 0)
@@ -86,7 +89,9 @@ void LoopbackServer::read_ports(int out_fd) {
         fail("printed no ports: '" + text + "'");
 }
 
-LoopbackServer::~LoopbackServer() { stop(); }
+LoopbackServer::~LoopbackServer() {
+    stop();
+}
 
 void LoopbackServer::stop() {
     if (stdin_fd_ >= 0)
@@ -103,9 +108,15 @@ void LoopbackServer::stop() {
     }
 }
 
-std::string LoopbackServer::base() const { return "http://127.0.0.1:" + std::to_string(port_); }
-std::string LoopbackServer::dead_base() const { return "http://127.0.0.1:" + std::to_string(dead_port_); }
-std::string LoopbackServer::closed_base() const { return "http://127.0.0.1:" + std::to_string(closed_port_); }
+std::string LoopbackServer::base() const {
+    return "http://127.0.0.1:" + std::to_string(port_);
+}
+std::string LoopbackServer::dead_base() const {
+    return "http://127.0.0.1:" + std::to_string(dead_port_);
+}
+std::string LoopbackServer::closed_base() const {
+    return "http://127.0.0.1:" + std::to_string(closed_port_);
+}
 
 std::vector<nlohmann::json> LoopbackServer::requests(const std::string& prefix) const {
     std::vector<nlohmann::json> found;

@@ -10,7 +10,7 @@
 namespace bootbench::test {
 
 class LoopbackServer {
-public:
+  public:
     LoopbackServer();
     ~LoopbackServer();
     LoopbackServer(const LoopbackServer&) = delete;
@@ -25,7 +25,7 @@ public:
     // The requests the server has seen whose path starts with `prefix`.
     std::vector<nlohmann::json> requests(const std::string& prefix) const;
 
-private:
+  private:
     void read_ports(int out_fd);
     void stop();
 

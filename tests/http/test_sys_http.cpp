@@ -96,8 +96,9 @@ TEST_CASE("a redirect loop ends with an error naming the URL", "[http]") {
     CurlHttpClient http;
     std::string url = loopback().base() + "/redirect-loop";
     CHECK(error_of([&] { http.request(get(url)); }) ==
-          "HTTP GET " + url + ": Number of redirects hit maximum amount (Maximum (5) redirects followed); "
-          "more than 5 redirects");
+          "HTTP GET " + url +
+              ": Number of redirects hit maximum amount (Maximum (5) redirects followed); "
+              "more than 5 redirects");
 }
 
 TEST_CASE("Authorization is not sent to another host after a redirect", "[http]") {
@@ -110,7 +111,8 @@ TEST_CASE("Authorization is not sent to another host after a redirect", "[http]"
     CHECK_FALSE(nlohmann::json::parse(res.body)["headers"].contains("Authorization"));
 
     req.url = loopback().base() + "/redirect?to=/echo"; // same host: kept
-    CHECK(nlohmann::json::parse(http.request(req).body)["headers"]["Authorization"] == "Bearer secret");
+    CHECK(nlohmann::json::parse(http.request(req).body)["headers"]["Authorization"] ==
+          "Bearer secret");
 }
 
 TEST_CASE("a slow server is cut off at the total timeout", "[http]") {
@@ -136,7 +138,8 @@ TEST_CASE("a refused connection says so and hides credentials in the URL", "[htt
     std::string url = loopback().closed_base();
     url.insert(7, "user:hunter2@");
     std::string err = error_of([&] { http.request(get(url + "/x")); });
-    CHECK(err.rfind("HTTP GET " + loopback().closed_base() + "/x: Couldn't connect to server", 0) == 0);
+    CHECK(err.rfind("HTTP GET " + loopback().closed_base() + "/x: Couldn't connect to server", 0) ==
+          0);
     CHECK(err.find("is the network up?") != std::string::npos);
     CHECK(err.find("hunter2") == std::string::npos);
 }
@@ -153,13 +156,15 @@ TEST_CASE("header values with line breaks are refused before anything is sent", 
     HttpRequest req = get(loopback().base() + "/echo?injected");
     req.headers = {{"Title", "a\r\nX-Evil: 1"}};
     CHECK(error_of([&] { http.request(req); }) ==
-          "HTTP GET " + loopback().base() + "/echo?injected: header 'Title' has a line break or a bad name; not sent");
+          "HTTP GET " + loopback().base() +
+              "/echo?injected: header 'Title' has a line break or a bad name; not sent");
     CHECK(loopback().requests("/echo?injected").size() == before);
 }
 
 TEST_CASE("https to a plain-http port fails TLS; it never falls back", "[http]") {
     CurlHttpClient http;
-    std::string url = "https://127.0.0.1:" + loopback().base().substr(loopback().base().rfind(':') + 1) + "/echo";
+    std::string url =
+        "https://127.0.0.1:" + loopback().base().substr(loopback().base().rfind(':') + 1) + "/echo";
     std::string err = error_of([&] { http.request(get(url, 3)); });
     CHECK(err.rfind("HTTP GET " + url + ": SSL connect error", 0) == 0);
 }

@@ -52,7 +52,8 @@ struct Fixture {
     }
 
     Notifier notifier(const core::Notify& n, NotifyBounds bounds = kFast) {
-        return Notifier(n, "exp", http, clock, [this](const std::string& w) { warnings.push_back(w); }, bounds);
+        return Notifier(
+            n, "exp", http, clock, [this](const std::string& w) { warnings.push_back(w); }, bounds);
     }
 
     bool token_leaked() const {
@@ -65,10 +66,11 @@ struct Fixture {
 
 } // namespace
 
-TEST_CASE_METHOD(Fixture, "an ntfy-style notification: plain text, Title, Tags, Bearer token", "[notify]") {
+TEST_CASE_METHOD(Fixture, "an ntfy-style notification: plain text, Title, Tags, Bearer token",
+                 "[notify]") {
     Notifier n = notifier(config("/notify/plain"));
-    CHECK(n.send(NotifyEvent::failure, "bootbench: exp FAILED\r\nX-Evil: 1", "run 3/8 failed\nlogs: /x") ==
-          NotifyOutcome::sent);
+    CHECK(n.send(NotifyEvent::failure, "bootbench: exp FAILED\r\nX-Evil: 1",
+                 "run 3/8 failed\nlogs: /x") == NotifyOutcome::sent);
     auto seen = loopback().requests("/notify/plain");
     REQUIRE(seen.size() == 1);
     const auto& h = seen[0]["headers"];
@@ -123,17 +125,20 @@ TEST_CASE_METHOD(Fixture, "the token can come from an environment variable", "[n
     Notifier n = notifier(cfg);
     CHECK(n.send(NotifyEvent::start, "t", "m") == NotifyOutcome::sent);
     ::unsetenv("BOOTBENCH_TEST_NOTIFY_TOKEN");
-    CHECK(loopback().requests("/notify/env").at(0)["headers"]["Authorization"] == "Bearer " + kToken);
+    CHECK(loopback().requests("/notify/env").at(0)["headers"]["Authorization"] ==
+          "Bearer " + kToken);
 
     CHECK(n.send(NotifyEvent::start, "t", "m") == NotifyOutcome::failed);
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0] == "notification 'start' not sent: notify.token_env: the environment variable "
-                         "BOOTBENCH_TEST_NOTIFY_TOKEN is not set or empty (a systemd unit sees only its own "
-                         "Environment=); the experiment goes on without it");
+    CHECK(warnings[0] ==
+          "notification 'start' not sent: notify.token_env: the environment variable "
+          "BOOTBENCH_TEST_NOTIFY_TOKEN is not set or empty (a systemd unit sees only its own "
+          "Environment=); the experiment goes on without it");
     CHECK(loopback().requests("/notify/env").size() == 1);
 }
 
-TEST_CASE_METHOD(Fixture, "an unreadable, empty or two-line token file is a warning, not a crash", "[notify]") {
+TEST_CASE_METHOD(Fixture, "an unreadable, empty or two-line token file is a warning, not a crash",
+                 "[notify]") {
     core::Notify cfg = config("/notify/badtoken");
     cfg.token_file = (dir / "missing").string();
     CHECK(notifier(cfg).send(NotifyEvent::run, "t", "m") == NotifyOutcome::failed);
@@ -146,8 +151,9 @@ TEST_CASE_METHOD(Fixture, "an unreadable, empty or two-line token file is a warn
                              ": No such file or directory; the experiment goes on without it");
     CHECK(warnings[1] == "notification 'run' not sent: notify.token_file " + cfg.token_file +
                              " is empty; the experiment goes on without it");
-    CHECK(warnings[2] == "notification 'run' not sent: the notify token (" + cfg.token_file +
-                             ") has a line break inside: it must be one line; the experiment goes on without it");
+    CHECK(warnings[2] ==
+          "notification 'run' not sent: the notify token (" + cfg.token_file +
+              ") has a line break inside: it must be one line; the experiment goes on without it");
     CHECK_FALSE(token_leaked());
     CHECK(loopback().requests("/notify/badtoken").empty());
 }
@@ -164,11 +170,14 @@ TEST_CASE_METHOD(Fixture, "a permanent refusal (404) is not retried", "[notify]"
     CHECK(n.send(NotifyEvent::run, "t", "m") == NotifyOutcome::failed);
     CHECK(loopback().requests("/notify-404/t").size() == 1);
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].rfind("notification 'run' to " + loopback().base() + "/notify-404/t not sent (1 attempt in ", 0) == 0);
+    CHECK(warnings[0].rfind("notification 'run' to " + loopback().base() +
+                                "/notify-404/t not sent (1 attempt in ",
+                            0) == 0);
     CHECK(warnings[0].ends_with("): HTTP 404: no such topic; the experiment goes on without it"));
 }
 
-TEST_CASE_METHOD(Fixture, "a failing server (500) is retried within the bound, then given up", "[notify]") {
+TEST_CASE_METHOD(Fixture, "a failing server (500) is retried within the bound, then given up",
+                 "[notify]") {
     Notifier n = notifier(config("/notify-fail/t"));
     double start = clock.monotonic_s();
     CHECK(n.send(NotifyEvent::finish, "t", "m") == NotifyOutcome::failed);
@@ -176,7 +185,8 @@ TEST_CASE_METHOD(Fixture, "a failing server (500) is retried within the bound, t
     size_t attempts = loopback().requests("/notify-fail/t").size();
     CHECK(attempts >= 3);
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].find("not sent (" + std::to_string(attempts) + " attempts in ") != std::string::npos);
+    CHECK(warnings[0].find("not sent (" + std::to_string(attempts) + " attempts in ") !=
+          std::string::npos);
     CHECK(warnings[0].ends_with("): HTTP 500: server error; the experiment goes on without it"));
 }
 
@@ -184,7 +194,8 @@ TEST_CASE_METHOD(Fixture, "a notification that times out while the run goes on",
     // Three runs of an experiment whose notification server never answers
     // (a dead socket) or answers too late: every run still happens, each
     // send() returns within its bound, and each leaves one warning.
-    for (const std::string& base : {loopback().dead_base() + "/notify/x", loopback().base() + "/notify-slow/x"}) {
+    for (const std::string& base :
+         {loopback().dead_base() + "/notify/x", loopback().base() + "/notify-slow/x"}) {
         warnings.clear();
         core::Notify cfg = config("");
         cfg.url = base;
@@ -193,7 +204,8 @@ TEST_CASE_METHOD(Fixture, "a notification that times out while the run goes on",
         double start = clock.monotonic_s();
         for (int run = 1; run <= 3; ++run) {
             double before = clock.monotonic_s();
-            CHECK(n.send(NotifyEvent::run, "run", "run " + std::to_string(run)) == NotifyOutcome::failed);
+            CHECK(n.send(NotifyEvent::run, "run", "run " + std::to_string(run)) ==
+                  NotifyOutcome::failed);
             CHECK(clock.monotonic_s() - before < 1.0 + 0.3);
             runs_done.push_back(run);
         }
@@ -219,13 +231,16 @@ TEST_CASE_METHOD(Fixture, "with the network down, attempts back off until the bo
     CHECK(warnings[0].find("Couldn't connect to server") != std::string::npos);
 }
 
-TEST_CASE_METHOD(Fixture, "the token never appears in a warning, even when the server echoes it", "[notify]") {
+TEST_CASE_METHOD(Fixture, "the token never appears in a warning, even when the server echoes it",
+                 "[notify]") {
     core::Notify cfg = config("/notify-echo-auth/t");
     Notifier n = notifier(cfg);
     CHECK(n.send(NotifyEvent::failure, "t", "m") == NotifyOutcome::failed);
-    REQUIRE(loopback().requests("/notify-echo-auth/t").at(0)["headers"]["Authorization"] == "Bearer " + kToken);
+    REQUIRE(loopback().requests("/notify-echo-auth/t").at(0)["headers"]["Authorization"] ==
+            "Bearer " + kToken);
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].ends_with("): HTTP 401: unauthorized: Bearer [redacted]; the experiment goes on without it"));
+    CHECK(warnings[0].ends_with(
+        "): HTTP 401: unauthorized: Bearer [redacted]; the experiment goes on without it"));
 
     cfg.url = loopback().closed_base() + "/notify/x?auth=" + kToken; // a token in the URL, too
     Notifier to_down = notifier(cfg, NotifyBounds{0.3, 0.2, 0.2, 0.1, 0.1});

@@ -31,13 +31,16 @@ const nlohmann::json& digests() {
     }();
     return d;
 }
-std::string digest_of(const char* name) { return digests()[name].get<std::string>(); }
+std::string digest_of(const char* name) {
+    return digests()[name].get<std::string>();
+}
 
 RegistryOptions on_loopback(double timeout_s = 10) {
     return RegistryOptions{loopback().base(), timeout_s, timeout_s};
 }
 
-core::ResolvedImage resolve(const std::string& image, const Platform& p = kAmd64, double timeout_s = 10) {
+core::ResolvedImage resolve(const std::string& image, const Platform& p = kAmd64,
+                            double timeout_s = 10) {
     CurlHttpClient http;
     return resolve_digest(parse_image_ref(image), http, p, on_loopback(timeout_s));
 }
@@ -63,13 +66,15 @@ TEST_CASE("a tag that names an image manifest resolves with one HEAD", "[registr
     CHECK(r.manifest_digest == digest_of("plain"));
     CHECK(r.index_digest.empty());
     CHECK(r.reference == "ostree-image-signed:docker://ghcr.io/open/plain:v1");
-    CHECK(r.pinned_reference == "ostree-image-signed:docker://ghcr.io/open/plain@" + digest_of("plain"));
+    CHECK(r.pinned_reference ==
+          "ostree-image-signed:docker://ghcr.io/open/plain@" + digest_of("plain"));
     CHECK(r.platform == "linux/amd64");
     auto seen = loopback().requests("/v2/open/plain/");
     REQUIRE(seen.size() == before + 1);
     CHECK(seen.back()["method"] == "HEAD");
     std::string accept = seen.back()["headers"]["Accept"];
-    for (const char* type : {core::kOciIndex, core::kDockerList, core::kOciManifest, core::kDockerManifest})
+    for (const char* type :
+         {core::kOciIndex, core::kDockerList, core::kOciManifest, core::kDockerManifest})
         CHECK(accept.find(type) != std::string::npos);
 }
 
@@ -79,7 +84,8 @@ TEST_CASE("the anonymous token flow and an OCI index", "[registry]") {
     auto r = resolve("ostree-unverified-registry:ghcr.io/auth/index:stable");
     CHECK(r.index_digest == digest_of("index"));
     CHECK(r.manifest_digest == digest_of("amd64"));
-    CHECK(r.pinned_reference == "ostree-unverified-registry:ghcr.io/auth/index@" + digest_of("index"));
+    CHECK(r.pinned_reference ==
+          "ostree-unverified-registry:ghcr.io/auth/index@" + digest_of("index"));
 
     auto seen = loopback().requests("/v2/auth/index/");
     REQUIRE(seen.size() == before + 3); // HEAD 401, HEAD with token, GET the index by digest
@@ -91,7 +97,8 @@ TEST_CASE("the anonymous token flow and an OCI index", "[registry]") {
     CHECK(seen[before + 2]["headers"]["Authorization"] == "Bearer tok-auth/index");
     auto tokens = loopback().requests("/token?");
     REQUIRE(tokens.size() == tokens_before + 1);
-    CHECK(tokens.back()["path"] == "/token?service=fake-registry&scope=repository%3Aauth%2Findex%3Apull");
+    CHECK(tokens.back()["path"] ==
+          "/token?service=fake-registry&scope=repository%3Aauth%2Findex%3Apull");
 }
 
 TEST_CASE("the index entry for the machine's architecture is chosen", "[registry]") {
@@ -99,9 +106,12 @@ TEST_CASE("the index entry for the machine's architecture is chosen", "[registry
     CHECK(r.manifest_digest == digest_of("arm64"));
     CHECK(r.index_digest == digest_of("index"));
     CHECK(r.platform == "linux/arm64/v8");
-    CHECK(error_of([] { resolve("ghcr.io/auth/index:stable", Platform{"linux", "riscv64", ""}); }) ==
-          "cannot resolve ghcr.io/auth/index:stable to a digest: the index has no image for linux/riscv64 "
-          "(it has: linux/amd64, linux/arm64/v8, unknown/unknown); pick an image built for this machine");
+    CHECK(error_of([] {
+              resolve("ghcr.io/auth/index:stable", Platform{"linux", "riscv64", ""});
+          }) == "cannot resolve ghcr.io/auth/index:stable to a digest: the index has no image for "
+                "linux/riscv64 "
+                "(it has: linux/amd64, linux/arm64/v8, unknown/unknown); pick an image built for "
+                "this machine");
 }
 
 TEST_CASE("a Docker manifest list behind an access_token (quay.io style)", "[registry]") {
@@ -130,23 +140,29 @@ TEST_CASE("without Docker-Content-Digest the digest is the body's sha256", "[reg
 TEST_CASE("content that does not match its digest is refused", "[registry]") {
     std::string zero = "sha256:" + std::string(64, '0');
     CHECK(error_of([] { resolve("ghcr.io/baddigest/x:stable"); }) ==
-          "cannot resolve ghcr.io/baddigest/x:stable to a digest: GET " + manifests_url("baddigest/x", zero) +
-              " returned content whose digest is " + digest_of("index") + ", not " + zero +
+          "cannot resolve ghcr.io/baddigest/x:stable to a digest: GET " +
+              manifests_url("baddigest/x", zero) + " returned content whose digest is " +
+              digest_of("index") + ", not " + zero +
               ": the registry or a proxy changed it; try again later");
 }
 
 TEST_CASE("a private image: 401 even with a token", "[registry]") {
     CHECK(error_of([] { resolve("ghcr.io/private/x:v1"); }) ==
-          "cannot resolve ghcr.io/private/x:v1 to a digest: HEAD " + manifests_url("private/x", "v1") +
-              " answered HTTP 401 even with an anonymous token: the image is private (some registries "
-              "answer so for a misspelt name too); " + kAdvice);
+          "cannot resolve ghcr.io/private/x:v1 to a digest: HEAD " +
+              manifests_url("private/x", "v1") +
+              " answered HTTP 401 even with an anonymous token: the image is private (some "
+              "registries "
+              "answer so for a misspelt name too); " +
+              kAdvice);
 }
 
 TEST_CASE("a registry that wants a password", "[registry]") {
     CHECK(error_of([] { resolve("ghcr.io/basic/x:v1"); }) ==
           "cannot resolve ghcr.io/basic/x:v1 to a digest: HEAD " + manifests_url("basic/x", "v1") +
-              " answered HTTP 401: the registry asks for a user name and password (WWW-Authenticate: Basic), "
-              "not an anonymous token: the image is private; " + kAdvice);
+              " answered HTTP 401: the registry asks for a user name and password "
+              "(WWW-Authenticate: Basic), "
+              "not an anonymous token: the image is private; " +
+              kAdvice);
 }
 
 TEST_CASE("a token endpoint that refuses or answers nonsense", "[registry]") {
@@ -160,25 +176,32 @@ TEST_CASE("a token endpoint that refuses or answers nonsense", "[registry]") {
 }
 
 TEST_CASE("an unknown tag: 404", "[registry]") {
-    CHECK(error_of([] { resolve("ostree-image-signed:docker://ghcr.io/open/plain:nope"); }) ==
-          "cannot resolve ghcr.io/open/plain:nope to a digest: HEAD " + manifests_url("open/plain", "nope") +
-              " answered HTTP 404: registry ghcr.io has no manifest 'nope' in repository open/plain; "
-              "check the image name and tag");
+    CHECK(
+        error_of([] { resolve("ostree-image-signed:docker://ghcr.io/open/plain:nope"); }) ==
+        "cannot resolve ghcr.io/open/plain:nope to a digest: HEAD " +
+            manifests_url("open/plain", "nope") +
+            " answered HTTP 404: registry ghcr.io has no manifest 'nope' in repository open/plain; "
+            "check the image name and tag");
 }
 
 TEST_CASE("a registry error: 500, and rate limiting: 429", "[registry]") {
     CHECK(error_of([] { resolve("ghcr.io/broken/x:v1"); }) ==
-          "cannot resolve ghcr.io/broken/x:v1 to a digest: HEAD " + manifests_url("broken/x", "v1") +
+          "cannot resolve ghcr.io/broken/x:v1 to a digest: HEAD " +
+              manifests_url("broken/x", "v1") +
               " answered HTTP 500: the registry has a problem; try again later");
     CHECK(error_of([] { resolve("ghcr.io/ratelimited/x:v1"); }) ==
-          "cannot resolve ghcr.io/ratelimited/x:v1 to a digest: HEAD " + manifests_url("ratelimited/x", "v1") +
-              " answered HTTP 429 (too many requests): the registry limits anonymous requests; try again later");
+          "cannot resolve ghcr.io/ratelimited/x:v1 to a digest: HEAD " +
+              manifests_url("ratelimited/x", "v1") +
+              " answered HTTP 429 (too many requests): the registry limits anonymous requests; try "
+              "again later");
 }
 
 TEST_CASE("a schema 1 manifest is refused", "[registry]") {
     CHECK(error_of([] { resolve("ghcr.io/schema1/x:v1"); }) ==
-          "cannot resolve ghcr.io/schema1/x:v1 to a digest: the manifest is a Docker schema 1 manifest "
-          "(application/vnd.docker.distribution.manifest.v1+prettyjws), which bootbench does not resolve: push "
+          "cannot resolve ghcr.io/schema1/x:v1 to a digest: the manifest is a Docker schema 1 "
+          "manifest "
+          "(application/vnd.docker.distribution.manifest.v1+prettyjws), which bootbench does not "
+          "resolve: push "
           "the image again with a current tool");
 }
 
@@ -190,8 +213,8 @@ TEST_CASE("a slow registry is cut off at the timeout", "[registry]") {
     auto start = std::chrono::steady_clock::now();
     std::string err = error_of([] { resolve("ghcr.io/slow/x:v1", kAmd64, 0.5); });
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.5);
-    CHECK(err.rfind("cannot resolve ghcr.io/slow/x:v1 to a digest: HTTP HEAD " + manifests_url("slow/x", "v1") +
-                        ": Timeout was reached",
+    CHECK(err.rfind("cannot resolve ghcr.io/slow/x:v1 to a digest: HTTP HEAD " +
+                        manifests_url("slow/x", "v1") + ": Timeout was reached",
                     0) == 0);
 }
 
@@ -201,11 +224,14 @@ TEST_CASE("a dead or absent registry is an error naming it", "[registry]") {
     std::string err = error_of([&] {
         resolve_digest(ref, http, kAmd64, RegistryOptions{loopback().dead_base(), 0.4, 0.4});
     });
-    CHECK(err.rfind("cannot resolve ghcr.io/open/plain:v1 to a digest: HTTP HEAD " + loopback().dead_base() +
-                        "/v2/open/plain/manifests/v1: Timeout was reached",
+    CHECK(err.rfind("cannot resolve ghcr.io/open/plain:v1 to a digest: HTTP HEAD " +
+                        loopback().dead_base() + "/v2/open/plain/manifests/v1: Timeout was reached",
                     0) == 0);
-    err = error_of([&] { resolve_digest(ref, http, kAmd64, RegistryOptions{loopback().closed_base(), 5, 5}); });
-    CHECK(err.rfind("cannot resolve ghcr.io/open/plain:v1 to a digest: HTTP HEAD " + loopback().closed_base() +
+    err = error_of([&] {
+        resolve_digest(ref, http, kAmd64, RegistryOptions{loopback().closed_base(), 5, 5});
+    });
+    CHECK(err.rfind("cannot resolve ghcr.io/open/plain:v1 to a digest: HTTP HEAD " +
+                        loopback().closed_base() +
                         "/v2/open/plain/manifests/v1: Couldn't connect to server",
                     0) == 0);
 }
@@ -213,8 +239,10 @@ TEST_CASE("a dead or absent registry is an error naming it", "[registry]") {
 TEST_CASE("the registry base URL must be http(s)", "[registry]") {
     CurlHttpClient http;
     CHECK(error_of([&] {
-              resolve_digest(parse_image_ref("ghcr.io/x/y:1"), http, kAmd64, RegistryOptions{"ftp://h", 1, 1});
-          }) == "cannot resolve ghcr.io/x/y:1 to a digest: registry base URL 'ftp://h' must start with https:// "
+              resolve_digest(parse_image_ref("ghcr.io/x/y:1"), http, kAmd64,
+                             RegistryOptions{"ftp://h", 1, 1});
+          }) == "cannot resolve ghcr.io/x/y:1 to a digest: registry base URL 'ftp://h' must start "
+                "with https:// "
                 "or http://");
 }
 

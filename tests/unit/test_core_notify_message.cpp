@@ -43,7 +43,8 @@ TEST_CASE("numbers are short and never in exponent form below 1e-4", "[notify]")
 
 TEST_CASE("a run message names the run, its numbers and its logs", "[notify]") {
     NotifyFacts f = run_facts();
-    f.headlines = {{"pipe_usec_per_op", 5.12345, "us"}, {"messaging_s", 12.0, "s"}, {"events", 3, ""}};
+    f.headlines = {
+        {"pipe_usec_per_op", 5.12345, "us"}, {"messaging_s", 12.0, "s"}, {"events", 3, ""}};
     NotifyText t = format_notification(f);
     CHECK(t.title == "bootbench: margine-vs-bluefin run 3/8 done");
     CHECK(t.message == "margine-vs-bluefin: run 3/8 (bluefin-dx-2, target bluefin-dx) done\n"
@@ -68,9 +69,10 @@ TEST_CASE("a failure message says what failed and where the logs are", "[notify]
     f.failure = "the expected deployment os/aaaa.0 did not boot in 3 attempts";
     NotifyText t = format_notification(f);
     CHECK(t.title == "bootbench: margine-vs-bluefin FAILED at run 3/8");
-    CHECK(t.message == "margine-vs-bluefin: run 3/8 (bluefin-dx-2, target bluefin-dx) failed: the expected "
-                       "deployment os/aaaa.0 did not boot in 3 attempts\n"
-                       "logs: /var/lib/bootbench/margine-vs-bluefin/runs/bluefin-dx-2");
+    CHECK(t.message ==
+          "margine-vs-bluefin: run 3/8 (bluefin-dx-2, target bluefin-dx) failed: the expected "
+          "deployment os/aaaa.0 did not boot in 3 attempts\n"
+          "logs: /var/lib/bootbench/margine-vs-bluefin/runs/bluefin-dx-2");
 
     NotifyFacts whole;
     whole.event = NotifyEvent::failure;
@@ -111,7 +113,8 @@ TEST_CASE("start and finish messages", "[notify]") {
     f.report = "/var/lib/bootbench/e/report.html";
     t = format_notification(f);
     CHECK(t.title == "bootbench: e finished");
-    CHECK(t.message == "e: finished, 7 of 8 runs measured, 1 failed\nreport: /var/lib/bootbench/e/report.html");
+    CHECK(t.message ==
+          "e: finished, 7 of 8 runs measured, 1 failed\nreport: /var/lib/bootbench/e/report.html");
 }
 
 TEST_CASE("no message is longer than ntfy's limit", "[notify]") {
