@@ -99,6 +99,8 @@ void set_common(CURL* c, const HttpRequest& req, Exchange& ex, char* errbuf) {
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                      to_ms(std::min(req.connect_timeout_s, req.timeout_s)));
     curl_easy_setopt(c, CURLOPT_USERAGENT, "bootbench");
+    if (!req.ca_file.empty())
+        curl_easy_setopt(c, CURLOPT_CAINFO, req.ca_file.c_str());
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &ex);
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &on_header);

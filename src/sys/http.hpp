@@ -23,6 +23,9 @@ struct HttpRequest {
     std::string body;              // sent with post
     double timeout_s = 30;         // the whole exchange, redirects included
     double connect_timeout_s = 10; // each connection; capped by timeout_s
+    // A PEM bundle to trust instead of the system's CAs (a registry behind a
+    // private CA; the tests' self-signed server). Verification stays on.
+    std::string ca_file;
 };
 
 struct HttpResponse {

@@ -57,12 +57,13 @@ class ManifestFetcher {
 
   private:
     HttpResponse send(HttpMethod method, const std::string& url) {
-        HttpRequest req{method,
-                        url,
-                        {{"Accept", core::manifest_accept_header()}},
-                        "",
-                        options_.timeout_s,
-                        options_.connect_timeout_s};
+        HttpRequest req;
+        req.method = method;
+        req.url = url;
+        req.headers = {{"Accept", core::manifest_accept_header()}};
+        req.timeout_s = options_.timeout_s;
+        req.connect_timeout_s = options_.connect_timeout_s;
+        req.ca_file = options_.ca_file;
         if (!token_.empty())
             req.headers.push_back({"Authorization", "Bearer " + token_});
         try {

@@ -15,6 +15,7 @@ struct RegistryOptions {
     std::string base_url;
     double timeout_s = 30; // each request
     double connect_timeout_s = 10;
+    std::string ca_file; // "" = the system's CAs; see HttpRequest::ca_file
 };
 
 // HEAD /v2/<repo>/manifests/<tag> (a HEAD is not counted as a pull by Docker

@@ -7,6 +7,9 @@ It binds 127.0.0.1 only, on ports the kernel picks, and prints on stdout:
     PORT <n>     the server
     DEAD <n>     a socket that accepts connections and never answers
     CLOSED <n>   a port nobody listens on (connections are refused)
+    TLS <n>      the same server over https, with a self-signed certificate
+                 for IP 127.0.0.1 made by openssl(1) at start
+    CA <path>    that certificate (PEM), for clients that are told to trust it
     READY
 Every request is appended to --log as one JSON line {method, path, headers,
 body}. It stops when stdin closes (its parent is gone), after --max-seconds,
@@ -15,8 +18,11 @@ or after --max-requests, whichever comes first.
 import argparse
 import hashlib
 import json
+import os
 import re
 import socket
+import ssl
+import subprocess
 import sys
 import threading
 import time
@@ -82,6 +88,7 @@ WRONG_DIGEST = "sha256:" + "0" * 64
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    scheme = "http"
 
     def __init__(self, log_path, max_requests):
         super().__init__(("127.0.0.1", 0), Handler)
@@ -150,7 +157,7 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- registry ---------------------------------------------------------
     def base(self):
-        return "http://127.0.0.1:%d" % self.server.server_address[1]
+        return "%s://127.0.0.1:%d" % (self.server.scheme, self.server.server_address[1])
 
     def challenge(self, repo):
         if repo == "basic/x":
@@ -208,7 +215,8 @@ class Handler(BaseHTTPRequestHandler):
     def redirect(self, m, query, body):
         to = query.get("to", ["/"])[0]
         host = query.get("host", ["127.0.0.1"])[0]
-        self.send(302, headers={"Location": "http://%s:%d%s" % (host, self.server.server_address[1], to)})
+        port = int(query.get("port", [self.server.server_address[1]])[0])
+        self.send(302, headers={"Location": "http://%s:%d%s" % (host, port, to)})
 
     def redirect_loop(self, m, query, body):
         self.send(302, headers={"Location": "/redirect-loop"})
@@ -262,6 +270,21 @@ ROUTES = [
 ]
 
 
+def tls_server(log, max_requests, directory):
+    cert = os.path.join(directory, "cert.pem")
+    key = os.path.join(directory, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    server = Server(log, max_requests)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    server.scheme = "https"
+    return server, cert
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--log", required=True)
@@ -270,6 +293,8 @@ def main():
     args = ap.parse_args()
 
     server = Server(args.log, args.max_requests)
+    tls, ca = tls_server(args.log, args.max_requests, os.path.dirname(os.path.abspath(args.log)))
+    threading.Thread(target=tls.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
     dead = socket.socket()
     dead.bind(("127.0.0.1", 0))
     dead.listen(16)  # never accepted: connections complete, nothing answers
@@ -281,6 +306,7 @@ def main():
     def stop_when_stdin_closes():
         sys.stdin.buffer.read()
         server.shutdown()
+        tls.shutdown()
 
     threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
     deadline = threading.Timer(args.max_seconds, server.shutdown)
@@ -289,6 +315,8 @@ def main():
     print("PORT %d" % server.server_address[1])
     print("DEAD %d" % dead.getsockname()[1])
     print("CLOSED %d" % closed_port)
+    print("TLS %d" % tls.server_address[1])
+    print("CA %s" % ca)
     print("READY", flush=True)
     server.serve_forever(poll_interval=0.1)
     server.server_close()

@@ -82,10 +82,17 @@ void LoopbackServer::read_ports(int out_fd) {
     }
     std::istringstream lines(text);
     std::string key;
-    int value = 0;
-    while (lines >> key && key != "READY" && lines >> value)
-        (key == "PORT" ? port_ : key == "DEAD" ? dead_port_ : closed_port_) = value;
-    if (port_ == 0 || dead_port_ == 0 || closed_port_ == 0)
+    std::string value;
+    while (lines >> key && key != "READY" && lines >> value) {
+        if (key == "CA")
+            ca_file_ = value;
+        else
+            (key == "PORT"   ? port_
+             : key == "DEAD" ? dead_port_
+             : key == "TLS"  ? tls_port_
+                             : closed_port_) = std::stoi(value);
+    }
+    if (port_ == 0 || dead_port_ == 0 || closed_port_ == 0 || tls_port_ == 0 || ca_file_.empty())
         fail("printed no ports: '" + text + "'");
 }
 
@@ -113,6 +120,9 @@ std::string LoopbackServer::base() const {
 }
 std::string LoopbackServer::dead_base() const {
     return "http://127.0.0.1:" + std::to_string(dead_port_);
+}
+std::string LoopbackServer::tls_base() const {
+    return "https://127.0.0.1:" + std::to_string(tls_port_);
 }
 std::string LoopbackServer::closed_base() const {
     return "http://127.0.0.1:" + std::to_string(closed_port_);

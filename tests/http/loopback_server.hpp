@@ -22,6 +22,11 @@ class LoopbackServer {
     std::string dead_base() const;
     // A port where connections are refused.
     std::string closed_base() const;
+    // "https://127.0.0.1:<port>": the same server behind a self-signed
+    // certificate for IP 127.0.0.1 (and no other name).
+    std::string tls_base() const;
+    // That certificate, PEM.
+    const std::string& ca_file() const { return ca_file_; }
     // The requests the server has seen whose path starts with `prefix`.
     std::vector<nlohmann::json> requests(const std::string& prefix) const;
 
@@ -34,6 +39,8 @@ class LoopbackServer {
     int port_ = 0;
     int dead_port_ = 0;
     int closed_port_ = 0;
+    int tls_port_ = 0;
+    std::string ca_file_;
     std::string dir_;
 };
 

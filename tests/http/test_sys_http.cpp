@@ -174,3 +174,42 @@ TEST_CASE("display_url drops user and password", "[http]") {
     CHECK(display_url("https://host/a@b") == "https://host/a@b");
     CHECK(display_url("not a url") == "not a url");
 }
+
+TEST_CASE("TLS peers are verified: a self-signed server is refused", "[http][tls]") {
+    CurlHttpClient http;
+    std::string url = loopback().tls_base() + "/echo";
+    std::string err = error_of([&] { http.request(get(url, 5)); });
+    CHECK(err.rfind("HTTP GET " + url + ": SSL peer certificate or SSH remote key was not OK", 0) ==
+          0);
+    CHECK(err.find("self-signed certificate") != std::string::npos);
+}
+
+TEST_CASE("a trusted CA file makes the same server good; host names are still checked",
+          "[http][tls]") {
+    CurlHttpClient http;
+    HttpRequest req = get(loopback().tls_base() + "/echo", 5);
+    req.ca_file = loopback().ca_file();
+    HttpResponse res = http.request(req);
+    CHECK(res.status == 200);
+    CHECK(nlohmann::json::parse(res.body)["method"] == "GET");
+
+    // The certificate names IP 127.0.0.1 only.
+    req.url =
+        "https://localhost:" + loopback().tls_base().substr(loopback().tls_base().rfind(':') + 1) +
+        "/echo";
+    std::string err = error_of([&] { http.request(req); });
+    CHECK(err.rfind("HTTP GET " + req.url + ": SSL peer certificate or SSH remote key was not OK",
+                    0) == 0);
+    CHECK(err.find("localhost") != std::string::npos);
+}
+
+TEST_CASE("a redirect from https to plain http is refused", "[http][tls]") {
+    CurlHttpClient http;
+    std::string plain_port = loopback().base().substr(loopback().base().rfind(':') + 1);
+    HttpRequest req = get(loopback().tls_base() + "/redirect?port=" + plain_port + "&to=/echo", 5);
+    req.ca_file = loopback().ca_file();
+    size_t before = loopback().requests("/echo").size();
+    std::string err = error_of([&] { http.request(req); });
+    CHECK(err.rfind("HTTP GET " + req.url + ": Unsupported protocol", 0) == 0);
+    CHECK(loopback().requests("/echo").size() == before);
+}

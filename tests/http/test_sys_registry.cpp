@@ -35,8 +35,17 @@ std::string digest_of(const char* name) {
     return digests()[name].get<std::string>();
 }
 
+RegistryOptions at(const std::string& base, double timeout_s, const std::string& ca_file = "") {
+    RegistryOptions o;
+    o.base_url = base;
+    o.timeout_s = timeout_s;
+    o.connect_timeout_s = timeout_s;
+    o.ca_file = ca_file;
+    return o;
+}
+
 RegistryOptions on_loopback(double timeout_s = 10) {
-    return RegistryOptions{loopback().base(), timeout_s, timeout_s};
+    return at(loopback().base(), timeout_s);
 }
 
 core::ResolvedImage resolve(const std::string& image, const Platform& p = kAmd64,
@@ -221,15 +230,12 @@ TEST_CASE("a slow registry is cut off at the timeout", "[registry]") {
 TEST_CASE("a dead or absent registry is an error naming it", "[registry]") {
     CurlHttpClient http;
     ImageRef ref = parse_image_ref("ghcr.io/open/plain:v1");
-    std::string err = error_of([&] {
-        resolve_digest(ref, http, kAmd64, RegistryOptions{loopback().dead_base(), 0.4, 0.4});
-    });
+    std::string err =
+        error_of([&] { resolve_digest(ref, http, kAmd64, at(loopback().dead_base(), 0.4)); });
     CHECK(err.rfind("cannot resolve ghcr.io/open/plain:v1 to a digest: HTTP HEAD " +
                         loopback().dead_base() + "/v2/open/plain/manifests/v1: Timeout was reached",
                     0) == 0);
-    err = error_of([&] {
-        resolve_digest(ref, http, kAmd64, RegistryOptions{loopback().closed_base(), 5, 5});
-    });
+    err = error_of([&] { resolve_digest(ref, http, kAmd64, at(loopback().closed_base(), 5)); });
     CHECK(err.rfind("cannot resolve ghcr.io/open/plain:v1 to a digest: HTTP HEAD " +
                         loopback().closed_base() +
                         "/v2/open/plain/manifests/v1: Couldn't connect to server",
@@ -239,8 +245,7 @@ TEST_CASE("a dead or absent registry is an error naming it", "[registry]") {
 TEST_CASE("the registry base URL must be http(s)", "[registry]") {
     CurlHttpClient http;
     CHECK(error_of([&] {
-              resolve_digest(parse_image_ref("ghcr.io/x/y:1"), http, kAmd64,
-                             RegistryOptions{"ftp://h", 1, 1});
+              resolve_digest(parse_image_ref("ghcr.io/x/y:1"), http, kAmd64, at("ftp://h", 1));
           }) == "cannot resolve ghcr.io/x/y:1 to a digest: registry base URL 'ftp://h' must start "
                 "with https:// "
                 "or http://");
@@ -252,4 +257,19 @@ TEST_CASE("this machine's platform", "[registry]") {
     CHECK_FALSE(p.architecture.empty());
     CHECK(p.architecture != "x86_64");
     CHECK(p.architecture != "aarch64");
+}
+
+TEST_CASE("resolving over https verifies the registry's certificate", "[registry][tls]") {
+    CurlHttpClient http;
+    ImageRef ref = parse_image_ref("ghcr.io/auth/index:stable");
+    RegistryOptions tls = at(loopback().tls_base(), 5, loopback().ca_file());
+    auto r = resolve_digest(ref, http, kAmd64, tls);
+    CHECK(r.manifest_digest == digest_of("amd64"));
+    tls.ca_file.clear();
+    CHECK(error_of([&] { resolve_digest(ref, http, kAmd64, tls); })
+              .rfind("cannot resolve ghcr.io/auth/index:stable to a digest: HTTP HEAD " +
+                         loopback().tls_base() +
+                         "/v2/auth/index/manifests/stable: SSL peer certificate or SSH remote key "
+                         "was not OK",
+                     0) == 0);
 }
