@@ -76,7 +76,11 @@ std::string redact(std::string text, const std::string& secret) {
 std::string read_notify_token(const core::Notify& config) {
     std::string token;
     if (!config.token_file.empty()) {
-        token = trim(read_text_file(config.token_file));
+        try {
+            token = trim(read_text_file(config.token_file));
+        } catch (const Error& e) {
+            throw Error(std::string("notify.token_file: ") + e.what());
+        }
         if (token.empty())
             throw Error("notify.token_file " + config.token_file + " is empty");
     } else if (!config.token_env.empty()) {

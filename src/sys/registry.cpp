@@ -187,6 +187,20 @@ core::ResolvedImage resolve_digest(const ImageRef& ref, HttpClient& http,
     });
 }
 
+core::ResolvedImage resolve_target_image(const core::Target& target, HttpClient& http,
+                                         const RegistryOptions& options) {
+    std::string prefix = "target '" + target.name + "': ";
+    if (target.selector.kind != core::SelectorKind::image)
+        throw Error(prefix + "selected by " + core::to_string(target.selector.kind) +
+                    ", not by image: there is no tag to resolve");
+    try {
+        return resolve_digest(core::parse_image_ref(target.selector.value), http, host_platform(),
+                              options);
+    } catch (const Error& e) {
+        throw Error(prefix + e.what(), e.code());
+    }
+}
+
 core::Platform host_platform() {
     utsname u{};
     if (uname(&u) != 0)

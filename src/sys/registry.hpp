@@ -2,6 +2,7 @@
 // Resolves an image target's tag to its manifest digest with the OCI
 // distribution API, anonymously (the bearer-token flow of ghcr.io, quay.io
 // and Docker Hub). The decisions are core/oci's; this file does the requests.
+#include "core/experiment.hpp"
 #include "core/oci.hpp"
 #include "sys/http.hpp"
 
@@ -30,6 +31,13 @@ struct RegistryOptions {
 core::ResolvedImage resolve_digest(const core::ImageRef& ref, HttpClient& http,
                                    const core::Platform& platform,
                                    const RegistryOptions& options = {});
+
+// An image target's record for this machine: parse_image_ref(selector.value)
+// then resolve_digest for host_platform(). Throws bootbench::Error prefixed
+// "target '<name>': " (exit 2 for a bad reference, 1 for a failed lookup);
+// a target that is not selected by image is an error too.
+core::ResolvedImage resolve_target_image(const core::Target& target, HttpClient& http,
+                                         const RegistryOptions& options = {});
 
 // This machine's platform, from uname(2).
 core::Platform host_platform();

@@ -147,7 +147,8 @@ TEST_CASE_METHOD(Fixture, "an unreadable, empty or two-line token file is a warn
     cfg.token_file = token_file(kToken + "\nsecond-line");
     CHECK(notifier(cfg).send(NotifyEvent::run, "t", "m") == NotifyOutcome::failed);
     REQUIRE(warnings.size() == 3);
-    CHECK(warnings[0] == "notification 'run' not sent: cannot read " + (dir / "missing").string() +
+    CHECK(warnings[0] == "notification 'run' not sent: notify.token_file: cannot read " +
+                             (dir / "missing").string() +
                              ": No such file or directory; the experiment goes on without it");
     CHECK(warnings[1] == "notification 'run' not sent: notify.token_file " + cfg.token_file +
                              " is empty; the experiment goes on without it");

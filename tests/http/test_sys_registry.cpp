@@ -273,3 +273,33 @@ TEST_CASE("resolving over https verifies the registry's certificate", "[registry
                          "was not OK",
                      0) == 0);
 }
+
+TEST_CASE("an image target resolves for this machine; other targets are an error", "[registry]") {
+    CurlHttpClient http;
+    core::Target t;
+    t.name = "bluefin";
+    t.selector = {core::SelectorKind::image,
+                  "ostree-image-signed:docker://ghcr.io/auth/index:stable", -1};
+    auto r = resolve_target_image(t, http, on_loopback());
+    CHECK(r.index_digest == digest_of("index"));
+    CHECK(r.platform == core::to_string(host_platform()));
+
+    t.selector.value = "ghcr.io/Bad/Name";
+    try {
+        resolve_target_image(t, http, on_loopback());
+        FAIL("no error");
+    } catch (const Error& e) {
+        CHECK(std::string(e.what()).rfind("target 'bluefin': image reference 'ghcr.io/Bad/Name': "
+                                          "repository 'Bad/Name' is not a valid name",
+                                          0) == 0);
+        CHECK(e.code() == ExitCode::bad_input);
+    }
+    t.selector.value = "ghcr.io/open/plain:nope";
+    CHECK(error_of([&] { resolve_target_image(t, http, on_loopback()); })
+              .rfind("target 'bluefin': cannot resolve ghcr.io/open/plain:nope to a digest: HEAD ",
+                     0) == 0);
+
+    t.selector = {core::SelectorKind::checksum, "abc", -1};
+    CHECK(error_of([&] { resolve_target_image(t, http, on_loopback()); }) ==
+          "target 'bluefin': selected by checksum, not by image: there is no tag to resolve");
+}
