@@ -60,12 +60,10 @@ TEST_CASE("a POST sends its body", "[http]") {
     HttpRequest req = get(loopback().base() + "/echo");
     req.method = HttpMethod::post;
     req.body = std::string(3000, 'b'); // over curl's 1 KiB Expect: 100-continue threshold
-    auto start = Clock::now();
     auto echo = nlohmann::json::parse(http.request(req).body);
-    CHECK(seconds_since(start) < 0.9); // no 1 s wait for a 100-continue
     CHECK(echo["method"] == "POST");
     CHECK(echo["body"] == req.body);
-    CHECK_FALSE(echo["headers"].contains("Expect"));
+    CHECK_FALSE(echo["headers"].contains("Expect")); // no 1 s wait for a 100-continue
 }
 
 TEST_CASE("a HEAD returns headers without a body", "[http]") {

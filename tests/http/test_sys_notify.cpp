@@ -182,7 +182,7 @@ TEST_CASE_METHOD(Fixture, "a failing server (500) is retried within the bound, t
     Notifier n = notifier(config("/notify-fail/t"));
     double start = clock.monotonic_s();
     CHECK(n.send(NotifyEvent::finish, "t", "m") == NotifyOutcome::failed);
-    CHECK(clock.monotonic_s() - start < kFast.total_s + 0.3);
+    CHECK(clock.monotonic_s() - start < kFast.total_s + 0.5);
     size_t attempts = loopback().requests("/notify-fail/t").size();
     CHECK(attempts >= 3);
     REQUIRE(warnings.size() == 1);
@@ -207,11 +207,11 @@ TEST_CASE_METHOD(Fixture, "a notification that times out while the run goes on",
             double before = clock.monotonic_s();
             CHECK(n.send(NotifyEvent::run, "run", "run " + std::to_string(run)) ==
                   NotifyOutcome::failed);
-            CHECK(clock.monotonic_s() - before < 1.0 + 0.3);
+            CHECK(clock.monotonic_s() - before < 1.0 + 0.5);
             runs_done.push_back(run);
         }
         CHECK(runs_done == std::vector<int>{1, 2, 3});
-        CHECK(clock.monotonic_s() - start < 3 * 1.3);
+        CHECK(clock.monotonic_s() - start < 3 * 1.5);
         REQUIRE(warnings.size() == 3);
         CHECK(warnings[0].find("Timeout was reached") != std::string::npos);
         CHECK(warnings[0].ends_with("; the experiment goes on without it"));
@@ -225,7 +225,7 @@ TEST_CASE_METHOD(Fixture, "with the network down, attempts back off until the bo
     double start = clock.monotonic_s();
     CHECK(n.send(NotifyEvent::start, "t", "m") == NotifyOutcome::failed);
     double took = clock.monotonic_s() - start;
-    CHECK(took < 1.2);
+    CHECK(took < 1.5);
     CHECK(took > 0.6); // it waited for the network, not gave up at once
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0].rfind("notification 'start' to " + cfg.url + " not sent (", 0) == 0);
