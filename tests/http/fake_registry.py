@@ -8,7 +8,7 @@ It binds 127.0.0.1 only, on ports the kernel picks, and prints on stdout:
     DEAD <n>     a socket that accepts connections and never answers
     CLOSED <n>   a port nobody listens on (connections are refused)
     TLS <n>      the same server over https, with a self-signed certificate
-                 for IP 127.0.0.1 made by openssl(1) at start
+                 for IP 127.0.0.1 made by openssl(1) at start (0: no openssl)
     CA <path>    that certificate (PEM), for clients that are told to trust it
     READY
 Every request is appended to --log as one JSON line {method, path, headers,
@@ -293,8 +293,13 @@ def main():
     args = ap.parse_args()
 
     server = Server(args.log, args.max_requests)
-    tls, ca = tls_server(args.log, args.max_requests, os.path.dirname(os.path.abspath(args.log)))
-    threading.Thread(target=tls.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    try:
+        tls, ca = tls_server(args.log, args.max_requests, os.path.dirname(os.path.abspath(args.log)))
+        threading.Thread(target=tls.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    except (OSError, subprocess.SubprocessError) as e:
+        # Only the https tests need it; they fail saying why, the others run.
+        print("fake_registry.py: no https server: %s" % e, file=sys.stderr)
+        tls, ca = None, "-"
     dead = socket.socket()
     dead.bind(("127.0.0.1", 0))
     dead.listen(16)  # never accepted: connections complete, nothing answers
@@ -306,7 +311,8 @@ def main():
     def stop_when_stdin_closes():
         sys.stdin.buffer.read()
         server.shutdown()
-        tls.shutdown()
+        if tls:
+            tls.shutdown()
 
     threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
     deadline = threading.Timer(args.max_seconds, server.shutdown)
@@ -315,7 +321,7 @@ def main():
     print("PORT %d" % server.server_address[1])
     print("DEAD %d" % dead.getsockname()[1])
     print("CLOSED %d" % closed_port)
-    print("TLS %d" % tls.server_address[1])
+    print("TLS %d" % (tls.server_address[1] if tls else 0))
     print("CA %s" % ca)
     print("READY", flush=True)
     server.serve_forever(poll_interval=0.1)
