@@ -70,6 +70,9 @@ size_t transport_length(const std::string& text) {
     return 0;
 }
 
+// distribution/reference's limit on registry + "/" + repository.
+constexpr size_t kMaxNameLength = 255;
+
 bool is_registry_component(const std::string& first) {
     return first.find_first_of(".:") != std::string::npos || first == "localhost";
 }
@@ -82,6 +85,8 @@ void check_name(const std::string& text, const ImageRef& r) {
         bad_ref(text, "'" + r.registry + "' is not a registry host name");
     if (r.repository.empty())
         bad_ref(text, "the repository name is empty");
+    if (r.registry.size() + 1 + r.repository.size() > kMaxNameLength)
+        bad_ref(text, "the name is longer than " + std::to_string(kMaxNameLength) + " characters");
     size_t start = 0;
     while (start <= r.repository.size()) {
         size_t end = std::min(r.repository.find('/', start), r.repository.size());
@@ -117,6 +122,8 @@ ImageRef parse_image_ref(const std::string& text) {
     if (size_t at = name.find('@'); at != std::string::npos) {
         r.digest = name.substr(at + 1);
         name.resize(at);
+        if (r.digest.empty())
+            bad_ref(text, "the digest after '@' is empty");
     }
     size_t slash = name.find('/');
     if (slash != std::string::npos && is_registry_component(name.substr(0, slash))) {

@@ -120,6 +120,11 @@ TEST_CASE("bad image references say what is wrong", "[oci]") {
           "image reference 'ostree-unverified-registry:': no image name after the transport "
           "'ostree-unverified-registry:'" +
               hint);
+    CHECK(error_of([] { parse_image_ref("ghcr.io/x/y@"); }) ==
+          "image reference 'ghcr.io/x/y@': the digest after '@' is empty" + hint);
+    std::string long_name = "ghcr.io/" + std::string(250, 'a');
+    CHECK(error_of([&] { parse_image_ref(long_name); }) ==
+          "image reference '" + long_name + "': the name is longer than 255 characters" + hint);
     CHECK(error_of([] {
               parse_image_ref("ghcr.io//y");
           }).find("repository '/y' is not a valid name") != std::string::npos);
