@@ -155,6 +155,15 @@ TEST_CASE("content that does not match its digest is refused", "[registry]") {
               ": the registry or a proxy changed it; try again later");
 }
 
+TEST_CASE("a registry that names another digest than the one asked for is refused", "[registry]") {
+    std::string zero = "sha256:" + std::string(64, '0');
+    std::string image = "ghcr.io/baddigest/x@" + digest_of("index");
+    CHECK(error_of([&] { resolve(image); }) == "cannot resolve " + image +
+                                                   " to a digest: the registry sent "
+                                                   "Docker-Content-Digest " +
+                                                   zero + " for " + digest_of("index"));
+}
+
 TEST_CASE("a private image: 401 even with a token", "[registry]") {
     CHECK(error_of([] { resolve("ghcr.io/private/x:v1"); }) ==
           "cannot resolve ghcr.io/private/x:v1 to a digest: HEAD " +
