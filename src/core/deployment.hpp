@@ -20,6 +20,7 @@ struct DeploymentInfo {
     bool staged = false;
     bool booted = false;
     std::string kargs_for;  // [bootbench] kargs-for: a deployment bootbench made for a target
+    std::string image_digest; // the commit's ostree.manifest-digest (container images), may be empty
 };
 
 // "0: fedora/1a2b3c4d5e6f.0 image ghcr.io/x/y:stable (booted, pinned)"

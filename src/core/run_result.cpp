@@ -102,7 +102,8 @@ nlohmann::json to_json(const RunResult& r) {
             {"conditions", r.conditions},
             {"benches", benches},
             {"metrics", metrics},
-            {"missing", missing}};
+            {"missing", missing},
+            {"image", r.image}};
 }
 
 RunResult run_result_from_json(const nlohmann::json& j, const std::string& where) {
@@ -133,6 +134,8 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
     if (r.has("missing"))
         for (const auto& [key, value] : r.object("missing").items())
             out.missing.push_back({key, value.is_string() ? value.get<std::string>() : ""});
+    if (r.has("image"))
+        out.image = r.object("image");
     return out;
 }
 

@@ -71,6 +71,8 @@ struct RunResult {
     std::vector<BenchRecord> benches;
     std::vector<Metric> metrics;
     std::vector<MissingMetric> missing;
+    // The image target's resolved digests (core::ResolvedImage JSON), or null.
+    nlohmann::json image = nullptr;
 
     const Metric* find(const std::string& key) const;
 };

@@ -227,7 +227,8 @@ nlohmann::json to_json(const State& s) {
             {"original_default", ref_json(s.original_default)},
             {"targets", targets},
             {"stop_reason", s.stop_reason},
-            {"aborted", s.aborted}};
+            {"aborted", s.aborted},
+            {"images", s.images}};
 }
 
 State state_from_json(const nlohmann::json& j, const std::string& where) {
@@ -263,6 +264,7 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     }
     s.stop_reason = r.str_or("stop_reason", "");
     s.aborted = r.has("aborted") && r.boolean("aborted");
+    s.images = r.has("images") ? r.object("images") : nlohmann::json::object();
     return s;
 }
 

@@ -61,6 +61,8 @@ struct State {
     std::vector<TargetState> targets;
     std::string stop_reason;     // why the experiment ended early, if it did
     bool aborted = false;        // `bootbench abort` asked for the end
+    // Image targets' digests as resolved at start: target -> core::ResolvedImage JSON.
+    nlohmann::json images = nlohmann::json::object();
 
     const RunSlot* current_run() const;
     const TargetState* find_target(const std::string& name) const;

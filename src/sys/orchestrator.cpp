@@ -5,12 +5,14 @@
 #include "sys/clock.hpp"
 #include "sys/crash_point.hpp"
 #include "sys/files.hpp"
+#include "sys/experiment_notify.hpp"
 #include "sys/lock.hpp"
 #include "sys/report_files.hpp"
 #include "sys/run_log.hpp"
 #include "sys/suite.hpp"
 #include "sys/unit_install.hpp"
 
+#include "core/oci.hpp"
 #include "core/resolve.hpp"
 
 #include <cstdio>
@@ -27,6 +29,7 @@ struct Context {
     core::State state;
     core::Experiment experiment;
     RunLog log;
+    ExperimentNotifier notify;
 
     fs::path results() const { return paths.results(state.experiment); }
     void save() { save_state(paths.state(), state); }
@@ -53,7 +56,8 @@ Context open_context(Host& host, Clock& clock, core::State state) {
     StatePaths paths{host.state_dir()};
     core::Experiment e = load_saved_experiment(paths);
     RunLog log(paths.results(state.experiment) / "bootbench.log", clock);
-    return Context{host, clock, paths, std::move(state), std::move(e), log};
+    ExperimentNotifier notify(e, clock);
+    return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify)};
 }
 
 fs::path result_file(const Context& c, const std::string& run_id) {
@@ -70,7 +74,7 @@ void store_result(const Context& c, const core::RunResult& r, bool overwrite = t
 
 // A run given up without a measurement still gets a result file, so the
 // report lists it as failed with the reason.
-void store_failed_run(const Context& c, const core::RunSlot& slot, const std::string& why) {
+void store_failed_run(Context& c, const core::RunSlot& slot, const std::string& why) {
     core::RunResult r;
     r.experiment = c.state.experiment;
     r.run_id = slot.run_id;
@@ -80,6 +84,9 @@ void store_failed_run(const Context& c, const core::RunSlot& slot, const std::st
     r.status = core::RunStatus::failed;
     r.failure = why;
     store_result(c, r, false);
+    for (size_t i = 0; i < c.state.runs.size(); ++i)
+        if (c.state.runs[i].run_id == slot.run_id)
+            c.notify.run_failed(c.state, i, why, c.results() / "runs" / slot.run_id);
 }
 
 BootOutcome switch_and_reboot(Context& c) {
@@ -165,6 +172,7 @@ BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
         return BootOutcome::rebooting;
     }
     conclude(c);
+    c.notify.finished(c.state, c.results() / "report.md");
     c.log.line("experiment " + c.state.experiment + " " + core::to_string(c.state.phase) + ": " +
                std::to_string(c.state.count(core::SlotStatus::done)) + " runs done, " +
                std::to_string(c.state.count(core::SlotStatus::failed)) + " failed; results in " +
@@ -201,6 +209,16 @@ std::string kernel_mismatch(Context& c, const core::Target& t) {
            "' of target " + t.name + "; not measured";
 }
 
+// The image that booted must be the one resolved at start: a tag that moved
+// between start and this boot would measure another image under the name.
+std::string digest_mismatch(const Context& c, const std::string& target, const core::DeploymentInfo& booted) {
+    if (!c.state.images.contains(target))
+        return "";
+    core::ResolvedImage image = core::resolved_image_from_json(c.state.images[target], "state.json images." + target);
+    auto problem = core::booted_digest_problem(image, booted.image_digest);
+    return problem ? *problem + "; not measured" : "";
+}
+
 core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     const core::RunSlot& slot = *c.state.current_run();
     SuiteRequest req;
@@ -215,7 +233,10 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
                       booted.image.empty() ? booted.refspec : booted.image, booted.version};
     core::RunResult r;
-    if (std::string why = kernel_mismatch(c, *req.target); !why.empty()) {
+    std::string why = kernel_mismatch(c, *req.target);
+    if (why.empty())
+        why = digest_mismatch(c, slot.target, booted);
+    if (!why.empty()) {
         r.status = core::RunStatus::failed;
         r.failure = why;
         r.deployment = req.deployment;
@@ -223,6 +244,8 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     } else {
         r = run_suite(req, c.clock);
     }
+    if (c.state.images.contains(slot.target))
+        r.image = c.state.images[slot.target];
     r.experiment = c.state.experiment;
     r.run_id = slot.run_id;
     r.target = slot.target;
@@ -247,6 +270,11 @@ std::optional<core::RunResult> stored_result(Context& c, const core::RunSlot& sl
 BootOutcome complete_with(Context& c, const core::DeploymentInfo& booted, const core::RunResult& r,
                           double seconds) {
     bool ok = r.status != core::RunStatus::failed;
+    fs::path logs = c.results() / "runs" / r.run_id;
+    if (ok)
+        c.notify.run_measured(c.state, c.state.current, r, logs);
+    else
+        c.notify.run_failed(c.state, c.state.current, r.failure, logs);
     c.log.line("run " + r.run_id + ": " + core::to_string(r.status) + (ok ? "" : " (" + r.failure + ")") +
                ", " + std::to_string(r.metrics.size()) + " metrics");
     c.state = core::complete_run(c.state, ok ? core::SlotStatus::done : core::SlotStatus::failed,
@@ -313,6 +341,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     }
     core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref,
                                         clock.now_iso8601());
+    s.images = options.images;
     fs::path results = paths.results(e.name);
     if (fs::exists(results)) // never overwrite an earlier experiment's results
         fs::rename(results, results.string() + ".before-" + s.started_at);
@@ -332,7 +361,10 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     RunLog log(results / "bootbench.log", clock);
     log.line("started experiment " + e.name + ": " + std::to_string(s.runs.size()) + " runs on " +
              host.describe());
-    Context c{host, clock, paths, s, e, log};
+    NotifyBounds interactive;
+    interactive.total_s = 20; // start is run by a person waiting at the terminal
+    Context c{host, clock, paths, s, e, log, ExperimentNotifier(e, clock, interactive)};
+    c.notify.started(s);
     if (!options.reboot) {
         sr.set_default(s.expected, options.staged);
         c.state = core::mark_default_set(c.state);

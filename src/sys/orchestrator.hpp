@@ -10,6 +10,7 @@
 #include "sys/state_store.hpp"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace bootbench::sys {
@@ -20,6 +21,7 @@ struct StartOptions {
     bool reboot = true;
     StagedPolicy staged = StagedPolicy::refuse;
     fs::path binary; // the bootbench the unit runs; empty = this process's own
+    nlohmann::json images = nlohmann::json::object(); // see sys/images.hpp
 };
 
 // Pins the targets, installs the binary and the unit, writes the state, makes

@@ -15,13 +15,14 @@ std::string keyfile_string(GKeyFile* kf, const char* group, const char* key) {
     return v ? v : "";
 }
 
-std::string commit_version(OstreeRepo* repo, const char* csum) {
+// A string from the commit's metadata ("version", "ostree.manifest-digest").
+std::string commit_meta(OstreeRepo* repo, const char* csum, const char* key) {
     g_autoptr(GVariant) commit = nullptr;
     if (!ostree_repo_load_variant(repo, OSTREE_OBJECT_TYPE_COMMIT, csum, &commit, nullptr))
         return "";
     g_autoptr(GVariant) metadata = g_variant_get_child_value(commit, 0);
-    const char* version = nullptr;
-    return g_variant_lookup(metadata, "version", "&s", &version) && version ? version : "";
+    const char* value = nullptr;
+    return g_variant_lookup(metadata, key, "&s", &value) && value ? value : "";
 }
 
 core::DeploymentRef ref_of(OstreeDeployment* d) {
@@ -87,7 +88,8 @@ std::vector<core::DeploymentInfo> Sysroot::deployments() {
         info.refspec = keyfile_string(origin, "origin", "refspec");
         info.image = keyfile_string(origin, "origin", "container-image-reference");
         info.kargs_for = keyfile_string(origin, "bootbench", "kargs-for");
-        info.version = commit_version(repo, ostree_deployment_get_csum(d));
+        info.version = commit_meta(repo, ostree_deployment_get_csum(d), "version");
+        info.image_digest = commit_meta(repo, ostree_deployment_get_csum(d), "ostree.manifest-digest");
         info.bootcsum = ostree_deployment_get_bootcsum(d);
         info.bootserial = ostree_deployment_get_bootserial(d);
         info.pinned = ostree_deployment_is_pinned(d);

@@ -1,0 +1,22 @@
+#pragma once
+// Image targets' tags resolved to digests at plan, start and simulate, so
+// that every result names the exact image it measured.
+#include "core/experiment.hpp"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace bootbench::sys {
+
+enum class DigestPolicy {
+    best_effort, // a lookup that fails is reported, and the tag is recorded alone
+    required,    // pin_digest targets: a lookup that fails is an error
+};
+
+// target -> core::ResolvedImage JSON, for every image target whose lookup
+// worked; one line per image target on `out`. The registry is asked at
+// https://<registry>, or at $BOOTBENCH_REGISTRY_URL (a mirror, or a test's
+// loopback registry). Throws for a pin_digest target under `required`.
+nlohmann::json resolve_images(const core::Experiment& e, std::ostream& out, DigestPolicy policy);
+
+} // namespace bootbench::sys
