@@ -60,6 +60,10 @@ std::string format_p(double p) {
     return p < 0.001 ? "<0.001" : format_fixed(p, 3);
 }
 
+std::string p_clause(double p) {
+    return p < 0.001 ? "p < 0.001" : "p = " + format_fixed(p, 3);
+}
+
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline) {
     double r = m.comparison->ratio;

@@ -180,3 +180,17 @@ TEST_CASE("report.json: values follow the target's runs, null where a run lacks 
     CHECK(j["metrics"][1]["targets"]["a"]["n"] == 1);
     CHECK(j["metrics"][0]["targets"]["a"]["values"] == nlohmann::json({8, 8.2}));
 }
+
+TEST_CASE("p-values read as clauses", "[render]") {
+    CHECK(p_clause(2.0 / 35) == "p = 0.057");
+    CHECK(p_clause(1e-12) == "p < 0.001");
+}
+
+TEST_CASE("many outliers: the first 20 are listed, the rest counted", "[render]") {
+    Report r = sample_report();
+    Outlier x = r.outliers.front();
+    r.outliers.assign(kMaxOutliersListed + 5, x);
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find("- and 5 more (report.json lists them all)") != std::string::npos);
+    CHECK(render_html(r).find("<li>and 5 more (report.json lists them all)</li>") != std::string::npos);
+}
