@@ -222,8 +222,10 @@ void run_warnings(const Report& report, std::vector<std::string>& out) {
         out.push_back(
             std::to_string(runs.size()) +
             (one ? " run is flagged as an outlier (" : " runs are flagged as outliers (") +
-            run_list({runs.begin(), runs.end()}) + (one ? "); it is" : "); they are") +
-            " kept unless you exclude it (--exclude RUN_ID).");
+            run_list({runs.begin(), runs.end()}) +
+            (one ? "); it is kept unless you exclude it"
+                 : "); they are kept unless you exclude them") +
+            " (--exclude RUN_ID).");
     }
 }
 
