@@ -56,7 +56,7 @@ void print_summary(const core::Report& r) {
         std::cout << "  " << pad(m.key, 24) << "  "
                   << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " +
                                          core::describe_ratio(m, r.subject, r.baseline)
-                                   : std::string("n/a (a target has no value)"))
+                                   : core::not_compared(m, r.subject, r.baseline))
                   << "\n";
     }
 }

@@ -59,7 +59,8 @@ void comparison_table(std::ostringstream& o, const Report& r) {
                       : "-")
               << "</td>";
         if (!m.comparison) {
-            o << "<td colspan=\"3\">not compared: a target has no value</td><td>n/a</td></tr>\n";
+            o << "<td colspan=\"3\">" << esc(not_compared(m, r.subject, r.baseline))
+              << "</td><td>n/a</td></tr>\n";
             continue;
         }
         const Comparison& c = *m.comparison;

@@ -34,7 +34,7 @@ void comparison_table(std::ostringstream& o, const Report& r) {
         for (const auto& t : m.targets)
             o << " " << median_cell(t) << " |";
         if (!m.comparison) {
-            o << " not compared: a target has no value | | | n/a |\n";
+            o << " " << md_escape(not_compared(m, r.subject, r.baseline)) << " | | | n/a |\n";
             continue;
         }
         const Comparison& c = *m.comparison;

@@ -172,7 +172,7 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
     if (!m.comparison) {
         o << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y)
           << "\" font-size=\"12\" fill=\"#57606a\">"
-          << "not compared: a target has no value</text>\n";
+          << xml_escape(not_compared(m, r.subject, r.baseline)) << "</text>\n";
         return;
     }
     const Comparison& c = *m.comparison;

@@ -81,6 +81,14 @@ std::string describe_ratio(const MetricReport& m, const std::string& subject,
            percent_change(s, b) + ")";
 }
 
+std::string not_compared(const MetricReport& m, const std::string& subject,
+                         const std::string& baseline) {
+    for (const std::string* t : {&baseline, &subject})
+        if (const MetricTarget* x = m.find(*t); !x || x->summary.n == 0)
+            return "not compared: " + ascii_safe(*t) + " has no value";
+    return "not compared: a median is 0 or negative, so no ratio";
+}
+
 std::string verdict_mark(const MetricReport& m) {
     if (!m.comparison)
         return "n/a";

@@ -192,5 +192,14 @@ TEST_CASE("many outliers: the first 20 are listed, the rest counted", "[render]"
     r.outliers.assign(kMaxOutliersListed + 5, x);
     std::string md = render_markdown(r, "report.svg");
     CHECK(md.find("- and 5 more (report.json lists them all)") != std::string::npos);
-    CHECK(render_html(r).find("<li>and 5 more (report.json lists them all)</li>") != std::string::npos);
+    CHECK(render_html(r).find("<li>and 5 more (report.json lists them all)</li>") !=
+          std::string::npos);
+}
+
+TEST_CASE("a metric without comparison says why", "[render]") {
+    MetricReport m;
+    m.targets = {{"a", {}, summarize({1.0})}, {"b", {}, {}}};
+    CHECK(not_compared(m, "b", "a") == "not compared: b has no value");
+    m.targets[1].summary = summarize({0.0});
+    CHECK(not_compared(m, "b", "a") == "not compared: a median is 0 or negative, so no ratio");
 }
