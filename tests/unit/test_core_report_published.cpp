@@ -10,7 +10,9 @@
 #include <sstream>
 
 using namespace bootbench::core;
-using Catch::Detail::Approx;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
