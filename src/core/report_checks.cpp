@@ -184,8 +184,8 @@ void sample_size_warning(const Report& report, std::vector<std::string>& out) {
     double min_p = mann_whitney(x, y).min_p_value;
     if (min_p < kAlpha)
         return;
-    out.push_back("With " + std::to_string(ns) + " runs of " + report.subject + " and " +
-                  std::to_string(nb) + " of " + report.baseline +
+    out.push_back("With " + std::to_string(ns) + (ns == 1 ? " run of " : " runs of ") +
+                  report.subject + " and " + std::to_string(nb) + " of " + report.baseline +
                   ", the smallest p-value the exact test can give is " + format_fixed(min_p, 3) +
                   ", not below " + format_fixed(kAlpha, 2) +
                   ": no difference can be shown to be real, so every verdict is ~. "

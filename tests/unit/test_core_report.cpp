@@ -222,3 +222,18 @@ TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x
           "the fresh interval 0.90x - 2.50x includes 1.00x: more "
           "runs needed");
 }
+
+TEST_CASE("report: one run each is shown, never called a difference", "[report]") {
+    ReportInput in;
+    in.baseline = "a";
+    in.runs = {run("a-1", "a", {{"lat", 10}}), run("b-1", "b", {{"lat", 5}})};
+    Report r = build_report(in);
+    const Comparison& c = *r.metrics[0].comparison;
+    CHECK(c.ratio == 2);
+    CHECK(c.ci.lo == 2);
+    CHECK(c.ci.hi == 2);
+    CHECK(c.test.p_value == 1);
+    CHECK(c.verdict == Verdict::same);
+    CHECK(has_warning(
+        r, "With 1 run of b and 1 of a, the smallest p-value the exact test can give is 1.000"));
+}
