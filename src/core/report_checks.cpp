@@ -34,6 +34,8 @@ const EnvKey kCompared[] = {
 std::string display(const nlohmann::json& v) {
     if (v.is_string())
         return ascii_safe(v.get<std::string>());
+    if (v.is_boolean()) // ac_power, smt: "AC power yes" reads better than "true"
+        return v.get<bool>() ? "yes" : "no";
     return ascii_safe(v.dump());
 }
 

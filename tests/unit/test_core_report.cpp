@@ -196,12 +196,15 @@ TEST_CASE("report: start temperatures more than 8 C apart are a warning", "[repo
 TEST_CASE("report: the caption says machine, dates and conditions", "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment = {
-            {"cpu_model", "Ryzen"}, {"nproc", 12}, {"governor", "performance"}, {"smt", "on"}};
+        r.environment = {{"cpu_model", "Ryzen"},
+                         {"nproc", 12},
+                         {"governor", "performance"},
+                         {"smt", "on"},
+                         {"ac_power", true}};
     Report r = build_report(in);
     CHECK(r.caption.machine == "Ryzen, 12 CPUs");
     CHECK(r.caption.dates == "2026-07-01");
-    CHECK(r.caption.conditions == "governor performance, SMT on");
+    CHECK(r.caption.conditions == "governor performance, SMT on, AC power yes");
 }
 
 TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x",
