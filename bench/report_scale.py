@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """bootbench report at scale: 10,000 synthetic runs (2 targets x 5,000, the 8
 built-in metrics, a realistic environment and bench list per run) in a temp
-folder, then `bootbench report` under /usr/bin/time -v. Prints the wall time
-and the peak memory, and fails when they exceed 1 s and 200 MB.
+folder, then `bootbench report` under /usr/bin/time -v. Prints the wall time,
+the CPU time and the peak memory, and fails when they exceed 1 s and 200 MB.
+
+On a machine shared with other work (parallel compiles), wall time measures
+the neighbours as much as bootbench. As root, the script also measures under
+`chrt -f 10` (real-time priority, so other processes wait for the ~1 s it
+takes) and judges the time limit on that figure; the plain figure is printed
+beside it.
 
     bench/report_scale.py [build/bootbench] [--runs 10000]
 """
@@ -63,8 +69,8 @@ def generate(folder, runs, seed=1):
             json.dump(run_doc(rng, run_id, target, i), f)
 
 
-def measure(bootbench, folder):
-    cmd = ["/usr/bin/time", "-v", bootbench, "report", folder, "--baseline", "baseline"]
+def measure(bootbench, folder, prefix=()):
+    cmd = [*prefix, "/usr/bin/time", "-v", bootbench, "report", folder, "--baseline", "baseline"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("report failed:\n" + p.stdout + p.stderr)
@@ -87,17 +93,23 @@ def main():
         generate(folder, args.runs)
         measure(args.bootbench, folder)  # warm the page cache: measure the program, not the disk
         # best of 5: other processes on the machine only ever add time
-        wall_s, cpu_s, rss_mb = min(measure(args.bootbench, folder) for _ in range(5))
+        plain = min(measure(args.bootbench, folder) for _ in range(5))
+        isolated = None
+        if os.geteuid() == 0 and shutil.which("chrt"):
+            isolated = min(measure(args.bootbench, folder, ("chrt", "-f", "10")) for _ in range(5))
         sizes = {ext: os.path.getsize(os.path.join(folder, "report." + ext)) for ext in ("md", "json", "svg", "html")}
     finally:
         shutil.rmtree(folder)
     print(f"runs: {args.runs} (2 targets, {len(METRICS)} metrics)")
-    print(f"wall time: {wall_s:.2f} s (limit {LIMIT_S} s), best of 5")
-    print(f"CPU time (user + system): {cpu_s:.2f} s on {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print(f"max RSS: {rss_mb:.0f} MB (limit {LIMIT_MB} MB)")
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for name, (wall_s, cpu_s, rss_mb) in (("plain", plain), ("chrt -f 10", isolated)) if isolated else (("plain", plain),):
+        print(f"{name}: wall {wall_s:.2f} s, CPU (user + system) {cpu_s:.2f} s, max RSS {rss_mb:.0f} MB (best of 5)")
     print("output sizes: " + ", ".join(f"report.{k} {v // 1024} KiB" for k, v in sizes.items()))
-    return 0 if wall_s < LIMIT_S and rss_mb < LIMIT_MB else 1
+    judged = isolated or plain
+    ok = judged[0] < LIMIT_S and max(plain[2], judged[2]) < LIMIT_MB
+    print(f"{'PASS' if ok else 'FAIL'}: limits {LIMIT_S} s and {LIMIT_MB} MB"
+          + (" (time judged under chrt)" if isolated else ""))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // bootbench report [RESULTS_DIR | FILE...]: the comparison report of a
 // results folder, of result files, or of a published folder.
 #include "cli/commands.hpp"
+#include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
 #include "sys/result_reader.hpp"
 
@@ -36,10 +37,15 @@ void print_summary(const core::Report& r) {
     for (const auto& t : r.targets)
         for (const auto& e : t.excluded)
             std::cout << "excluded " << e.run << ": " << e.reason << "\n";
-    for (const auto& o : r.outliers)
+    for (size_t i = 0; i < r.outliers.size() && i < core::kMaxOutliersListed; ++i) {
+        const core::Outlier& o = r.outliers[i];
         std::cout << "flagged " << o.run << " on " << o.metric
                   << " (robust z = " << core::format_fixed(o.z, 1)
                   << "): kept; leave it out with --exclude " << o.run << "\n";
+    }
+    if (r.outliers.size() > core::kMaxOutliersListed)
+        std::cout << "flagged " << r.outliers.size() - core::kMaxOutliersListed
+                  << " more run/metric pairs (report.json lists them all)\n";
     for (const auto& t : r.targets)
         for (const auto& f : t.failed)
             std::cout << "failed " << f.run << ": " << f.failure << "\n";
@@ -50,7 +56,7 @@ void print_summary(const core::Report& r) {
         std::cout << "  " << pad(m.key, 24) << "  "
                   << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " +
                                          core::describe_ratio(m, r.subject, r.baseline)
-                                   : std::string("n/a (a target has no value)"))
+                                   : core::not_compared(m, r.subject, r.baseline))
                   << "\n";
     }
 }

@@ -1,5 +1,14 @@
 // bootbench reproduce --published DIR --results DIR: do fresh results
 // reproduce the published ratios?
+//
+// Which published runs were left out: `--exclude RUN_ID` (repeatable) when
+// given; otherwise the sentences in DIR/README.md of the form
+// "`NAME.json` was excluded ..." (core::published_exclusions), which is how
+// a published set states it. Every exclusion is printed with its reason, so a
+// README that says nothing, or says it another way, shows at once. --exclude
+// replaces the README's list rather than adding to it, so that the published
+// numbers can also be recomputed without the publisher's choice. The fresh
+// results leave out what their experiment.toml [report] exclude lists.
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/published.hpp"

@@ -59,7 +59,8 @@ void comparison_table(std::ostringstream& o, const Report& r) {
                       : "-")
               << "</td>";
         if (!m.comparison) {
-            o << "<td colspan=\"3\">not compared: a target has no value</td><td>n/a</td></tr>\n";
+            o << "<td colspan=\"3\">" << esc(not_compared(m, r.subject, r.baseline))
+              << "</td><td>n/a</td></tr>\n";
             continue;
         }
         const Comparison& c = *m.comparison;
@@ -100,12 +101,16 @@ void spread_table(std::ostringstream& o, const Report& r) {
 void lists(std::ostringstream& o, const Report& r) {
     if (!r.outliers.empty()) {
         o << "<h2>Outliers</h2>\n<p class=\"method\">Robust z-score above 3.5 and more than 10% "
-             "from the "
-             "target's median. Flagged runs are kept unless excluded.</p>\n<ul>\n";
-        for (const auto& x : r.outliers)
+             "from the target's median. Flagged runs are kept unless excluded.</p>\n<ul>\n";
+        for (size_t i = 0; i < r.outliers.size() && i < kMaxOutliersListed; ++i) {
+            const Outlier& x = r.outliers[i];
             o << "<li><span class=\"flag\">" << esc(x.run) << "</span> on <code>" << esc(x.metric)
               << "</code>: " << esc(format_value(x.value)) << ", z = " << format_fixed(x.z, 1)
               << "</li>\n";
+        }
+        if (r.outliers.size() > kMaxOutliersListed)
+            o << "<li>and " << r.outliers.size() - kMaxOutliersListed
+              << " more (report.json lists them all)</li>\n";
         o << "</ul>\n";
     }
     std::ostringstream excluded, failed;

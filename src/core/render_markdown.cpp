@@ -34,7 +34,7 @@ void comparison_table(std::ostringstream& o, const Report& r) {
         for (const auto& t : m.targets)
             o << " " << median_cell(t) << " |";
         if (!m.comparison) {
-            o << " not compared: a target has no value | | | n/a |\n";
+            o << " " << md_escape(not_compared(m, r.subject, r.baseline)) << " | | | n/a |\n";
             continue;
         }
         const Comparison& c = *m.comparison;
@@ -103,12 +103,16 @@ void runs_table(std::ostringstream& o, const Report& r) {
 void lists(std::ostringstream& o, const Report& r) {
     if (!r.outliers.empty()) {
         o << "\n## Outliers\n\nA run is flagged on a metric when its robust z-score (from the "
-             "median "
-             "absolute deviation of its target) is above 3.5 and it lies more than 10% from its "
-             "target's median. Flagged runs are kept unless excluded.\n\n";
-        for (const auto& x : r.outliers)
+             "median absolute deviation of its target) is above 3.5 and it lies more than 10% "
+             "from its target's median. Flagged runs are kept unless excluded.\n\n";
+        for (size_t i = 0; i < r.outliers.size() && i < kMaxOutliersListed; ++i) {
+            const Outlier& x = r.outliers[i];
             o << "- " << md_escape(x.run) << " on `" << ascii_safe(x.metric)
               << "`: " << format_value(x.value) << ", z = " << format_fixed(x.z, 1) << "\n";
+        }
+        if (r.outliers.size() > kMaxOutliersListed)
+            o << "- and " << r.outliers.size() - kMaxOutliersListed
+              << " more (report.json lists them all)\n";
     }
     bool any_excluded = false, any_failed = false;
     for (const auto& t : r.targets) {

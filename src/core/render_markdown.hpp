@@ -12,6 +12,8 @@ std::string render_markdown(const Report& report, const std::string& svg_link);
 
 // Above this many runs, the per-run table is left to report.json.
 inline constexpr size_t kMaxRunsListed = 60;
+// At most this many outliers are listed one by one; report.json has them all.
+inline constexpr size_t kMaxOutliersListed = 20;
 
 // The first lines of the report, shared with the HTML: "machine; dates; conditions".
 std::string caption_line(const Report& report);

@@ -13,7 +13,7 @@ namespace {
 
 constexpr double kWidth = 880, kLabelW = 250, kPlotW = 340, kRightGap = 22;
 constexpr double kPlotX = kLabelW, kTextX = kPlotX + kPlotW + kRightGap;
-constexpr double kHeaderH = 92, kLaneH = 15, kRowPad = 14, kFooterH = 92;
+constexpr double kHeaderH = 92, kLaneH = 15, kRowPad = 14, kFooterH = 108;
 const char* const kFont =
     "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const char* const kColors[] = {"#8a8f98", "#1f6fd1", "#d97706", "#7c3aed", "#059669", "#db2777"};
@@ -172,7 +172,7 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
     if (!m.comparison) {
         o << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y)
           << "\" font-size=\"12\" fill=\"#57606a\">"
-          << "not compared: a target has no value</text>\n";
+          << xml_escape(not_compared(m, r.subject, r.baseline)) << "</text>\n";
         return;
     }
     const Comparison& c = *m.comparison;
@@ -181,8 +181,9 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
                                                       : "#57606a";
     std::string words = describe_ratio(m, r.subject, r.baseline);
     std::string head = words.substr(0, words.find(" ("));
-    std::string detail = (c.verdict == Verdict::same ? "not significant" : to_string(c.verdict)) +
-                         std::string(", p = ") + format_p(c.test.p_value);
+    std::string detail =
+        std::string(c.verdict == Verdict::same ? "not significant" : to_string(c.verdict)) + ", " +
+        p_clause(c.test.p_value);
     o << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y - 4)
       << "\" font-size=\"14\" font-weight=\"700\" fill=\"" << color << "\">"
       << (c.verdict == Verdict::same ? "~ " : "") << xml_escape(head) << "</text>\n"
@@ -217,9 +218,10 @@ void footer(std::ostringstream& o, const Report& r, double top) {
             if (t.samples.size() > kMaxPointsPerStrip)
                 note = "Over " + std::to_string(kMaxPointsPerStrip) +
                        " runs per target: boxes show quartiles, whiskers min and max";
-    note += "; a red ring marks an outlier. ~ : no real difference shown (p >= 0.05 or the 95% "
-            "interval includes 1.00x).";
-    const std::string lines[] = {note, caption, "Runs: " + runs_per_target(r) + "."};
+    note += "; a red ring marks an outlier.";
+    const std::string lines[] = {
+        note, "~ : no real difference shown (p >= 0.05, or the 95% interval includes 1.00x).",
+        caption, "Runs: " + runs_per_target(r) + "."};
     double y = top + 40;
     for (const auto& line : lines) {
         if (line.empty())

@@ -60,6 +60,10 @@ std::string format_p(double p) {
     return p < 0.001 ? "<0.001" : format_fixed(p, 3);
 }
 
+std::string p_clause(double p) {
+    return p < 0.001 ? "p < 0.001" : "p = " + format_fixed(p, 3);
+}
+
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline) {
     double r = m.comparison->ratio;
@@ -75,6 +79,14 @@ std::string describe_ratio(const MetricReport& m, const std::string& subject,
     std::string unit = m.unit.empty() ? "" : " " + ascii_safe(m.unit);
     return words + " (" + format_value(s) + " vs " + format_value(b) + unit + ", " +
            percent_change(s, b) + ")";
+}
+
+std::string not_compared(const MetricReport& m, const std::string& subject,
+                         const std::string& baseline) {
+    for (const std::string* t : {&baseline, &subject})
+        if (const MetricTarget* x = m.find(*t); !x || x->summary.n == 0)
+            return "not compared: " + ascii_safe(*t) + " has no value";
+    return "not compared: a median is 0 or negative, so no ratio";
 }
 
 std::string verdict_mark(const MetricReport& m) {

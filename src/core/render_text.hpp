@@ -17,11 +17,16 @@ std::string format_exact(double v);
 std::string format_ratio(double ratio);
 // A p-value: "0.029", "<0.001".
 std::string format_p(double p);
+// "p = 0.029", "p < 0.001".
+std::string p_clause(double p);
 
 // The comparison as a sentence nobody can misread, the larger side first:
 // "1.79x faster (4.45 vs 7.97 us/op, -44%)". Needs m.comparison.
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline);
+// Why a metric has no comparison: "not compared: b has no value".
+std::string not_compared(const MetricReport& m, const std::string& subject,
+                         const std::string& baseline);
 // "~" when the difference is not significant, else "better" / "worse".
 std::string verdict_mark(const MetricReport& m);
 

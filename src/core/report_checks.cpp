@@ -34,6 +34,8 @@ const EnvKey kCompared[] = {
 std::string display(const nlohmann::json& v) {
     if (v.is_string())
         return ascii_safe(v.get<std::string>());
+    if (v.is_boolean()) // ac_power, smt: "AC power yes" reads better than "true"
+        return v.get<bool>() ? "yes" : "no";
     return ascii_safe(v.dump());
 }
 
@@ -184,8 +186,8 @@ void sample_size_warning(const Report& report, std::vector<std::string>& out) {
     double min_p = mann_whitney(x, y).min_p_value;
     if (min_p < kAlpha)
         return;
-    out.push_back("With " + std::to_string(ns) + " runs of " + report.subject + " and " +
-                  std::to_string(nb) + " of " + report.baseline +
+    out.push_back("With " + std::to_string(ns) + (ns == 1 ? " run of " : " runs of ") +
+                  report.subject + " and " + std::to_string(nb) + " of " + report.baseline +
                   ", the smallest p-value the exact test can give is " + format_fixed(min_p, 3) +
                   ", not below " + format_fixed(kAlpha, 2) +
                   ": no difference can be shown to be real, so every verdict is ~. "
@@ -222,8 +224,10 @@ void run_warnings(const Report& report, std::vector<std::string>& out) {
         out.push_back(
             std::to_string(runs.size()) +
             (one ? " run is flagged as an outlier (" : " runs are flagged as outliers (") +
-            run_list({runs.begin(), runs.end()}) + (one ? "); it is" : "); they are") +
-            " kept unless you exclude it (--exclude RUN_ID).");
+            run_list({runs.begin(), runs.end()}) +
+            (one ? "); it is kept unless you exclude it"
+                 : "); they are kept unless you exclude them") +
+            " (--exclude RUN_ID).");
     }
 }
 

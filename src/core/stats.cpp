@@ -116,19 +116,20 @@ class MedianResampler {
         }
         if (n % 2 == 1)
             ++counts_[((rng.next() >> 32) * n) >> 32];
-        size_t lo = (n - 1) / 2, hi = n / 2; // 0-based ranks of the middle values
-        return (order_statistic(lo) + order_statistic(hi)) / 2;
+        return middle();
     }
 
   private:
-    double order_statistic(size_t rank) const {
-        size_t seen = 0; // a scan, not a sort: O(n) per resample
-        for (size_t i = 0; i < counts_.size(); ++i) {
-            seen += counts_[i];
-            if (seen > rank)
-                return sorted_[i];
-        }
-        return sorted_.back();
+    // The median of the drawn values: one scan of the counts up to the
+    // middle ranks (n-1)/2 and n/2, not a sort: O(n) per resample.
+    double middle() const {
+        size_t n = counts_.size(), lo_rank = (n - 1) / 2, hi_rank = n / 2, seen = 0, i = 0;
+        while (seen + counts_[i] <= lo_rank)
+            seen += counts_[i++];
+        double lo = sorted_[i];
+        while (seen + counts_[i] <= hi_rank)
+            seen += counts_[i++];
+        return (lo + sorted_[i]) / 2;
     }
 
     std::vector<double> sorted_;

@@ -34,7 +34,11 @@ std::string read_input(const fs::path& path) {
     return text;
 }
 
-core::RunResult parse_result(const fs::path& path) {
+// Where a file came from: a report written into a published folder by an
+// earlier `bootbench report` is skipped there, but is a mistake when named.
+enum class Origin { folder, named };
+
+std::optional<core::RunResult> parse_result(const fs::path& path, Origin origin) {
     const std::string where = path.string();
     nlohmann::json j;
     try {
@@ -46,6 +50,11 @@ core::RunResult parse_result(const fs::path& path) {
         throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema +
                           " and " + core::kPublishedSchema + " files");
     std::string schema = j["schema"].get<std::string>();
+    if (schema == core::kReportSchema && origin == Origin::folder)
+        return std::nullopt;
+    if (schema == core::kReportSchema)
+        throw input_error(where + ": this is a bootbench report, not a result; pass the results "
+                                  "folder or its run files");
     if (schema == core::kPublishedSchema)
         return core::run_from_published(j, path.stem().string(), where);
     if (schema != core::kRunSchema)
@@ -96,14 +105,15 @@ void read_experiment(const fs::path& input, LoadedResults& out) {
 // Parses the files on every core: with thousands of runs, JSON parsing is
 // most of a report's time. Results keep the files' order, and when several
 // files are bad the error is the first file's, as a sequential read would give.
-std::vector<core::RunResult> parse_all(const std::vector<fs::path>& files) {
-    std::vector<core::RunResult> out(files.size());
+std::vector<std::optional<core::RunResult>> parse_all(const std::vector<fs::path>& files,
+                                                      Origin origin) {
+    std::vector<std::optional<core::RunResult>> out(files.size());
     std::vector<std::exception_ptr> errors(files.size());
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (size_t i; (i = next++) < files.size();) {
             try {
-                out[i] = parse_result(files[i]);
+                out[i] = parse_result(files[i], origin);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
@@ -132,10 +142,14 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
     std::map<std::string, fs::path> seen;
     for (const auto& input : inputs) {
         read_experiment(input, out);
+        std::error_code ec;
+        Origin origin = fs::is_directory(input, ec) ? Origin::folder : Origin::named;
         std::vector<fs::path> files = files_of(input);
-        std::vector<core::RunResult> runs = parse_all(files);
+        std::vector<std::optional<core::RunResult>> runs = parse_all(files, origin);
         for (size_t i = 0; i < files.size(); ++i) {
-            core::RunResult& r = runs[i];
+            if (!runs[i])
+                continue;
+            core::RunResult& r = *runs[i];
             const fs::path& file = files[i];
             auto [it, fresh] = seen.emplace(r.run_id, file);
             if (!fresh)

@@ -110,6 +110,16 @@ def published_tests(tmp):
     except ET.ParseError as e:
         check("report.svg is valid XML", False, str(e))
     check("report.svg is ASCII", all(b < 0x80 for b in svg_text))
+    flat = os.path.join(tmp, "flat")
+    shutil.copytree(PUBLISHED, flat)
+    os.chmod(flat, 0o755)  # the copy keeps the source folder's mode, which may be read-only
+    rc1, _, err1 = run("report", flat, "--baseline", "bluefin-dx")
+    rc2, _, err2 = run("report", flat, "--baseline", "bluefin-dx")
+    check("a report written into a flat folder is skipped when reading it again",
+          rc1 == 0 and rc2 == 0 and os.path.exists(f"{flat}/report.json"), err1 + err2)
+    expect_error("a report named as a result", ["report", f"{flat}/report.json"], 2,
+                 f"{flat}/report.json: this is a bootbench report, not a result; pass the results "
+                 "folder or its run files")
     rc, out, err = run("report", PUBLISHED, "--baseline", "bluefin-dx", "--out-prefix", prefix)
     check("margine-cachyos-1 is flagged when included",
           rc == 0 and "flagged margine-cachyos-1 on sched_pipe_usecs_op (robust z = 25.5)" in out, out + err)

@@ -6,7 +6,9 @@
 #include "core/render_text.hpp"
 
 using namespace bootbench::core;
-using Catch::Detail::Approx;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
@@ -179,4 +181,27 @@ TEST_CASE("report.json: values follow the target's runs, null where a run lacks 
     CHECK(j["metrics"][1]["targets"]["a"]["values"] == nlohmann::json({100, nullptr}));
     CHECK(j["metrics"][1]["targets"]["a"]["n"] == 1);
     CHECK(j["metrics"][0]["targets"]["a"]["values"] == nlohmann::json({8, 8.2}));
+}
+
+TEST_CASE("p-values read as clauses", "[render]") {
+    CHECK(p_clause(2.0 / 35) == "p = 0.057");
+    CHECK(p_clause(1e-12) == "p < 0.001");
+}
+
+TEST_CASE("many outliers: the first 20 are listed, the rest counted", "[render]") {
+    Report r = sample_report();
+    Outlier x = r.outliers.front();
+    r.outliers.assign(kMaxOutliersListed + 5, x);
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find("- and 5 more (report.json lists them all)") != std::string::npos);
+    CHECK(render_html(r).find("<li>and 5 more (report.json lists them all)</li>") !=
+          std::string::npos);
+}
+
+TEST_CASE("a metric without comparison says why", "[render]") {
+    MetricReport m;
+    m.targets = {{"a", {}, summarize({1.0})}, {"b", {}, {}}};
+    CHECK(not_compared(m, "b", "a") == "not compared: b has no value");
+    m.targets[1].summary = summarize({0.0});
+    CHECK(not_compared(m, "b", "a") == "not compared: a median is 0 or negative, so no ratio");
 }

@@ -4,7 +4,9 @@
 #include "core/report_reproduce.hpp"
 
 using namespace bootbench::core;
-using Catch::Detail::Approx;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
@@ -194,12 +196,15 @@ TEST_CASE("report: start temperatures more than 8 C apart are a warning", "[repo
 TEST_CASE("report: the caption says machine, dates and conditions", "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment = {
-            {"cpu_model", "Ryzen"}, {"nproc", 12}, {"governor", "performance"}, {"smt", "on"}};
+        r.environment = {{"cpu_model", "Ryzen"},
+                         {"nproc", 12},
+                         {"governor", "performance"},
+                         {"smt", "on"},
+                         {"ac_power", true}};
     Report r = build_report(in);
     CHECK(r.caption.machine == "Ryzen, 12 CPUs");
     CHECK(r.caption.dates == "2026-07-01");
-    CHECK(r.caption.conditions == "governor performance, SMT on");
+    CHECK(r.caption.conditions == "governor performance, SMT on, AC power yes");
 }
 
 TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x",
@@ -219,4 +224,19 @@ TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x
     CHECK(compare_reproduction(published, noisy)[0].why ==
           "the fresh interval 0.90x - 2.50x includes 1.00x: more "
           "runs needed");
+}
+
+TEST_CASE("report: one run each is shown, never called a difference", "[report]") {
+    ReportInput in;
+    in.baseline = "a";
+    in.runs = {run("a-1", "a", {{"lat", 10}}), run("b-1", "b", {{"lat", 5}})};
+    Report r = build_report(in);
+    const Comparison& c = *r.metrics[0].comparison;
+    CHECK(c.ratio == 2);
+    CHECK(c.ci.lo == 2);
+    CHECK(c.ci.hi == 2);
+    CHECK(c.test.p_value == 1);
+    CHECK(c.verdict == Verdict::same);
+    CHECK(has_warning(
+        r, "With 1 run of b and 1 of a, the smallest p-value the exact test can give is 1.000"));
 }

@@ -10,7 +10,9 @@
 #include <sstream>
 
 using namespace bootbench::core;
-using Catch::Detail::Approx;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
@@ -161,6 +163,13 @@ TEST_CASE("published set with every run: margine-cachyos-1 is flagged", "[report
     // Flagged, not dropped: still counted in the median.
     CHECK(median_of(r, "sched_pipe_usecs_op", "margine-cachyos") == Approx(4.458289));
     CHECK(r.find_target("margine-cachyos")->runs.size() == 4);
+    bool warned = false;
+    for (const auto& w : r.warnings)
+        warned |=
+            w ==
+            "1 run is flagged as an outlier (margine-cachyos-1); it is kept unless you exclude it "
+            "(--exclude RUN_ID).";
+    CHECK(warned);
 }
 
 TEST_CASE("published file: identity keys map onto the environment", "[report][published]") {

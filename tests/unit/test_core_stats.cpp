@@ -6,7 +6,9 @@
 #include <cstdlib>
 
 using namespace bootbench::core;
-using Catch::Detail::Approx;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
