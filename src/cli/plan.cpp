@@ -5,6 +5,9 @@
 #include "core/plan.hpp"
 #include "cli/targets.hpp"
 
+#include "sys/images.hpp"
+
+#include <algorithm>
 #include <filesystem>
 
 #include <iostream>
@@ -54,6 +57,11 @@ int cmd_plan(const Args& args) {
     for (size_t i = 0; i < runs.size(); ++i)
         std::cout << "  " << (i + 1) << ". " << runs[i].run_id << "\n";
     print_sysroot(e, args.value("sysroot").value_or("/"));
+    if (std::any_of(e.targets.begin(), e.targets.end(),
+                    [](const core::Target& t) { return t.selector.kind == core::SelectorKind::image; })) {
+        std::cout << "\nimage digests (resolved again at start and recorded with every result):\n";
+        sys::resolve_images(e, std::cout, sys::DigestPolicy::best_effort);
+    }
     double per_run = core::estimate_run_seconds(e);
     std::cout << "\nestimate: " << core::format_duration(per_run * static_cast<double>(runs.size()))
               << " (" << core::format_duration(per_run) << " per run, assuming "

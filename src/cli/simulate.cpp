@@ -8,6 +8,7 @@
 #include "sys/clock.hpp"
 #include "sys/files.hpp"
 #include "sys/host.hpp"
+#include "sys/images.hpp"
 #include "sys/orchestrator.hpp"
 #include "sys/sandbox.hpp"
 
@@ -97,8 +98,10 @@ int cmd_simulate(const Args& args) {
     sys::SandboxLayout layout = sys::build_sandbox(dir.path(), e);
     sys::RealClock clock;
     {
+        sys::StartOptions options;
+        options.images = sys::resolve_images(e, std::cerr, sys::DigestPolicy::best_effort);
         sys::SandboxHost host(layout.sysroot, sys::emulated_boot_choice(layout.sysroot));
-        sys::start_experiment(host, e, text, layout.targets, clock, {});
+        sys::start_experiment(host, e, text, layout.targets, clock, options);
     }
     size_t runs = core::plan_runs(e).size();
     boot_until_done(layout, runs * static_cast<size_t>(e.max_attempts + 1) + 4);

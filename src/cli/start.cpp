@@ -8,6 +8,7 @@
 #include "sys/files.hpp"
 #include "sys/host.hpp"
 #include "sys/orchestrator.hpp"
+#include "sys/images.hpp"
 #include "sys/staging.hpp"
 
 #include <iostream>
@@ -37,10 +38,12 @@ void print_dry_run(sys::Host& host, const core::Experiment& e,
 // Targets with stage = true that no deployment has yet: staged one at a time
 // (bootc and rpm-ostree keep one staged deployment), each needing a reboot to
 // become a deployment. Returns true when it staged (or would stage) one.
-bool stage_missing(sys::Host& host, const core::Experiment& e, bool dry_run) {
+bool stage_missing(sys::Host& host, const core::Experiment& e, const nlohmann::json& images, bool dry_run) {
     auto rs = resolve_all(host.sysroot(), e);
     for (size_t i = 0; i < rs.size(); ++i) {
-        const core::Target& t = e.targets[i];
+        core::Target t = e.targets[i];
+        if (t.pin_digest && images.contains(t.name)) // stage exactly the image recorded
+            t.selector.value = images[t.name]["pinned_reference"];
         if (rs[i].deployment || !rs[i].not_deployed || !t.stage)
             continue;
         std::string why;
@@ -68,7 +71,9 @@ int cmd_start(const Args& args) {
     const std::string& file = args.positional()[0];
     core::Experiment e = load_experiment(file);
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
-    if (stage_missing(*host, e, args.flag("dry-run")))
+    std::cout << "image digests:\n";
+    nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);
+    if (stage_missing(*host, e, images, args.flag("dry-run")))
         return 0;
     auto targets = require_resolved(host->sysroot(), e);
     std::string problem = core::stateroot_problem(resolve_all(host->sysroot(), e),
@@ -85,6 +90,7 @@ int cmd_start(const Args& args) {
     sys::StartOptions options;
     options.reboot = !args.flag("no-reboot");
     options.staged = args.flag("drop-staged") ? sys::StagedPolicy::drop : sys::StagedPolicy::refuse;
+    options.images = images;
     sys::start_experiment(*host, e, sys::read_text_file(file), targets, clock, options);
     return 0;
 }

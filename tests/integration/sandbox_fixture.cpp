@@ -78,10 +78,11 @@ sys::StatePaths Sandbox::paths() { return sys::StatePaths{host().state_dir()}; }
 
 core::State Sandbox::state() { return sys::load_state(paths().state()); }
 
-void Sandbox::start() {
+void Sandbox::start(const nlohmann::json& images) {
     sys::SandboxHost h = host();
     sys::StartOptions options;
     options.binary = BOOTBENCH_BIN;
+    options.images = images;
     sys::start_experiment(h, experiment, text, layout.targets, clock, options);
 }
 

@@ -10,6 +10,7 @@
 #include "sys/state_store.hpp"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,7 +42,7 @@ public:
     Sandbox(const Sandbox&) = delete;
     Sandbox& operator=(const Sandbox&) = delete;
 
-    void start();
+    void start(const nlohmann::json& images = nlohmann::json::object());
     sys::EmulatedBoot boot(); // one emulated boot
     // Boots until no reboot is asked for; returns the number of boots.
     int boot_until_done(int max_boots = 40);

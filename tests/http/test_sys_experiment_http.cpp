@@ -1,0 +1,66 @@
+// Digests and notifications in a whole experiment: a sandbox run whose image
+// target resolves against the loopback registry and whose notifications land
+// in the loopback sink.
+#include "../integration/sandbox_fixture.hpp"
+#include "catch.hpp"
+#include "loopback_server.hpp"
+#include "core/error.hpp"
+#include "core/run_result.hpp"
+#include "sys/images.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+using namespace bootbench;
+using namespace bootbench::test;
+
+TEST_CASE("an experiment records its image digests and notifies start, runs and end", "[http][experiment]") {
+    std::string text = fast_experiment(1);
+    text.replace(text.find("ghcr.io/x/b:stable"), 18, "ghcr.io/auth/index:stable");
+    text += "\n[notify]\nurl = \"" + loopback().base() + "/notify/e2e\"\nformat = \"json\"\n";
+    Sandbox sb(text);
+    ::setenv("BOOTBENCH_REGISTRY_URL", loopback().base().c_str(), 1);
+    std::ostringstream out;
+    nlohmann::json images = sys::resolve_images(sb.experiment, out, sys::DigestPolicy::required);
+    ::unsetenv("BOOTBENCH_REGISTRY_URL");
+    REQUIRE(images.contains("b"));
+    CHECK_FALSE(images.contains("a")); // a is selected by refspec
+    std::string digest = images["b"]["index_digest"];
+    CHECK(digest.rfind("sha256:", 0) == 0);
+    CHECK(out.str().find("  b: ostree-image-signed:docker://ghcr.io/auth/index:stable is " + digest + " (linux/") == 0);
+
+    sb.start(images);
+    sb.boot_until_done();
+    CHECK(sb.state().images["b"] == images["b"]);
+    auto b1 = core::run_result_from_json(nlohmann::json::parse(sb.result_files().at("b-1")), "b-1");
+    CHECK(b1.image == images["b"]); // every result names the exact image
+    auto a1 = core::run_result_from_json(nlohmann::json::parse(sb.result_files().at("a-1")), "a-1");
+    CHECK(a1.image.is_null());
+
+    std::vector<std::string> events;
+    for (const auto& req : loopback().requests("/notify/e2e"))
+        events.push_back(nlohmann::json::parse(req["body"].get<std::string>())["event"]);
+    CHECK(events == std::vector<std::string>{"start", "run", "run", "finish"});
+}
+
+TEST_CASE("a pin_digest target whose digest cannot be resolved stops start", "[http][experiment]") {
+    std::string text = fast_experiment(1, "", "pin_digest = true\n");
+    text.replace(text.find("ghcr.io/x/b:stable"), 18, "ghcr.io/private/x:stable");
+    Sandbox sb(text);
+    ::setenv("BOOTBENCH_REGISTRY_URL", loopback().base().c_str(), 1);
+    std::ostringstream out;
+    try {
+        sys::resolve_images(sb.experiment, out, sys::DigestPolicy::required);
+        FAIL("resolved a private image");
+    } catch (const Error& e) {
+        std::string msg = e.what();
+        CHECK(msg.rfind("target 'b': cannot resolve", 0) == 0);
+        CHECK(msg.find("(pin_digest = true needs the digest)") != std::string::npos);
+    }
+    // Without pin_digest the tag alone is recorded and the experiment goes on.
+    nlohmann::json images = sys::resolve_images(
+        core::parse_experiment(fast_experiment(1), "x.toml"), out, sys::DigestPolicy::required);
+    ::unsetenv("BOOTBENCH_REGISTRY_URL");
+    CHECK(images.empty());
+    CHECK(out.str().find("b: digest not resolved, results name the tag only") != std::string::npos);
+}
