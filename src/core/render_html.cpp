@@ -139,6 +139,8 @@ std::string render_html(const Report& r) {
     std::string caption = caption_line(r);
     o << "<p class=\"caption\">" << esc(caption.empty() ? "" : caption + ". ")
       << "Runs per target: " << esc(runs_per_target(r)) << ".</p>\n";
+    if (std::string images = images_line(r); !images.empty())
+        o << "<p class=\"caption\">Images: " << esc(images) << ".</p>\n";
     if (!r.warnings.empty()) {
         o << "<div class=\"warnings\"><strong>Warnings</strong>\n<ul>\n";
         for (const auto& w : r.warnings)

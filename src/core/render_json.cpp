@@ -24,7 +24,8 @@ json targets_json(const Report& report) {
         for (const auto& f : t.failed)
             failed.push_back({{"run", f.run}, {"failure", f.failure}});
         out.push_back(
-            {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed}});
+            {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed},
+             {"images", t.images}});
     }
     return out;
 }

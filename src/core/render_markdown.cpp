@@ -173,6 +173,8 @@ std::string render_markdown(const Report& r, const std::string& svg_link) {
     std::string caption = caption_line(r);
     o << "*" << (caption.empty() ? "" : md_escape(caption) + ". ")
       << "Runs per target: " << md_escape(runs_per_target(r)) << ".*\n";
+    if (std::string images = images_line(r); !images.empty())
+        o << "\n*Images: " << md_escape(images) << ".*\n";
     if (!r.warnings.empty()) {
         o << "\n## Warnings\n\n";
         for (const auto& w : r.warnings)

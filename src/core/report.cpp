@@ -85,6 +85,14 @@ bool started_before(const RunResult* a, const RunResult* b) {
     return a->run_id < b->run_id;
 }
 
+void note_image(TargetReport& t, const RunResult& r) {
+    if (!r.image.is_object() || !r.image.contains("pinned_reference") || !r.image["pinned_reference"].is_string())
+        return;
+    std::string image = r.image["pinned_reference"];
+    if (std::find(t.images.begin(), t.images.end(), image) == t.images.end())
+        t.images.push_back(image);
+}
+
 // Sorts every run into its target as included, excluded or failed.
 std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
     std::vector<const RunResult*> included;
@@ -102,6 +110,7 @@ std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
         else {
             t->runs.push_back(r->run_id);
             included.push_back(r);
+            note_image(*t, *r);
         }
     }
     return included;
@@ -271,6 +280,21 @@ const char* to_string(Verdict v) {
     return "same";
 }
 
+std::string images_text(const TargetReport& t) {
+    std::string s;
+    for (const auto& i : t.images)
+        s += (s.empty() ? "" : ", ") + i;
+    return s;
+}
+
+std::string images_line(const Report& r) {
+    std::string s;
+    for (const auto& t : r.targets)
+        if (!t.images.empty())
+            s += (s.empty() ? "" : "; ") + t.name + ": " + images_text(t);
+    return s;
+}
+
 Report build_report(const ReportInput& in) {
     Report report;
     report.baseline = in.baseline;
@@ -278,13 +302,18 @@ Report build_report(const ReportInput& in) {
     check_exclusions(in);
     report.title = in.title.empty() ? report.subject + " vs " + report.baseline : in.title;
     for (const auto& n : names)
-        report.targets.push_back({n, {}, {}, {}});
+        report.targets.push_back({n, {}, {}, {}, {}});
     std::vector<const RunResult*> included = sort_runs(in, report);
     report.metrics = make_metrics(metric_keys(included), included, report);
     check_common_metric(report);
     find_outliers(report);
     report.caption = make_caption(included);
     report.warnings = comparability_warnings(report, included, in.varied_keys);
+    for (const auto& t : report.targets)
+        if (t.images.size() > 1)
+            report.warnings.push_back(t.name + " measured " + std::to_string(t.images.size()) +
+                                      " different images (the tag moved during the experiment): " +
+                                      images_text(t));
     return report;
 }
 

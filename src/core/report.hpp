@@ -71,6 +71,9 @@ struct TargetReport {
     std::vector<std::string> runs; // included runs with metrics, in start order
     std::vector<Exclusion> excluded;
     std::vector<FailedRun> failed;
+    // The exact images its runs measured ("reference@sha256:..."), from the
+    // digests resolved at start; more than one is a warning.
+    std::vector<std::string> images;
 };
 
 struct Outlier {
@@ -111,5 +114,9 @@ Caption make_caption(const std::vector<const RunResult*>& included);
 // The environment keys that the targets' kernel arguments set on purpose
 // (mitigations=off, nosmt, maxcpus=...), which differ by design.
 std::set<std::string> varied_environment_keys(const Experiment& e);
+
+// "name: ref@digest" for every target whose runs name their image; "" when none do.
+std::string images_line(const Report& r);
+std::string images_text(const TargetReport& t);
 
 } // namespace bootbench::core

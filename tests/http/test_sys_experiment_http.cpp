@@ -6,6 +6,7 @@
 #include "loopback_server.hpp"
 #include "core/error.hpp"
 #include "core/run_result.hpp"
+#include "sys/files.hpp"
 #include "sys/images.hpp"
 
 #include <cstdlib>
@@ -36,6 +37,10 @@ TEST_CASE("an experiment records its image digests and notifies start, runs and 
     CHECK(b1.image == images["b"]); // every result names the exact image
     auto a1 = core::run_result_from_json(nlohmann::json::parse(sb.result_files().at("a-1")), "a-1");
     CHECK(a1.image.is_null());
+    auto report = nlohmann::json::parse(sys::read_text_file(sb.results() / "report.json"));
+    for (const auto& t : report["targets"])
+        if (t["name"] == "b")
+            CHECK(t["images"] == nlohmann::json::array({images["b"]["pinned_reference"]})); // the report names it
 
     std::vector<std::string> events;
     for (const auto& req : loopback().requests("/notify/e2e"))

@@ -240,3 +240,20 @@ TEST_CASE("report: one run each is shown, never called a difference", "[report]"
     CHECK(has_warning(
         r, "With 1 run of b and 1 of a, the smallest p-value the exact test can give is 1.000"));
 }
+
+TEST_CASE("report: every target names the exact image its runs measured", "[report][images]") {
+    ReportInput in = two_targets();
+    const std::string pinned = "ostree-image-signed:docker://ghcr.io/x/b@sha256:" + std::string(64, '1');
+    for (auto& r : in.runs)
+        if (r.target == "b")
+            r.image = {{"reference", "ostree-image-signed:docker://ghcr.io/x/b:stable"}, {"pinned_reference", pinned}};
+    Report rep = build_report(in);
+    REQUIRE(rep.find_target("b"));
+    CHECK(rep.find_target("b")->images == std::vector<std::string>{pinned});
+    CHECK(rep.find_target("a")->images.empty());
+    CHECK(images_line(rep) == "b: " + pinned);
+    CHECK_FALSE(has_warning(rep, "b measured"));
+    // A tag that moved mid-experiment: two images under one name is a warning.
+    in.runs.back().image["pinned_reference"] = "ghcr.io/x/b@sha256:" + std::string(64, '2');
+    CHECK(has_warning(build_report(in), "b measured 2 different images (the tag moved during the experiment): "));
+}
