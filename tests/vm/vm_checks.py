@@ -35,9 +35,8 @@ def boots_from_console(lines):
             cur = {"t_loader": t}
             boots.append(cur)
             continue
-        if cur is None:
-            cur = {"t_loader": 0.0}
-            boots.append(cur)
+        if cur is None:  # output before the first bootloader banner
+            continue
         if KERNEL_LINE.search(s) and "t_kernel" not in cur:
             cur["t_kernel"] = t
         elif (m := BOOT_LINE.search(s)) and "n" not in cur:
