@@ -27,5 +27,6 @@ int cmd_resume(const Args& args);
 int cmd_status(const Args& args);
 int cmd_abort(const Args& args);
 int cmd_simulate(const Args& args);
+int cmd_run_suite(const Args& args);
 
 } // namespace bootbench::cli

@@ -3,7 +3,6 @@
 #include "core/error.hpp"
 #include "sys/files.hpp"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -17,18 +16,21 @@ core::Experiment load_experiment(const std::string& path) {
     return core::parse_experiment(sys::read_text_file(path), path);
 }
 
-core::Experiment quick_version(core::Experiment e) {
-    e.conditions.settle_s = 0;
-    e.conditions.temp_wait_timeout_s = std::min(e.conditions.temp_wait_timeout_s, 10);
-    for (auto& b : e.benches) {
-        if (b.kind == core::BenchKind::perf_sched_pipe)
-            b.loops = std::max(1000, b.loops / 50);
-        if (b.kind == core::BenchKind::perf_sched_messaging)
-            b.loops = std::max(10, b.loops / 20);
-        if (b.kind == core::BenchKind::sysbench_threads || b.kind == core::BenchKind::schbench)
-            b.runtime_s = std::min(b.runtime_s, 3);
+std::string with_quick(const std::string& text) {
+    // After the line that opens [experiment] (not a mention in a comment).
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        std::string line = text.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+        size_t start = line.find_first_not_of(" \t");
+        if (start != std::string::npos && line.compare(start, 12, "[experiment]") == 0)
+            return eol == std::string::npos ? text + "\nquick = true\n"
+                                            : text.substr(0, eol + 1) + "quick = true\n" + text.substr(eol + 1);
+        if (eol == std::string::npos)
+            break;
+        pos = eol + 1;
     }
-    return e;
+    return text; // parse_experiment has already refused a file without [experiment]
 }
 
 } // namespace bootbench::cli

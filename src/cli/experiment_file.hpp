@@ -9,7 +9,8 @@ namespace bootbench::cli {
 // Throws bootbench::Error (exit 2) when the file is missing or invalid.
 core::Experiment load_experiment(const std::string& path);
 
-// Scales run times down for rehearsals: no settling, short benches.
-core::Experiment quick_version(core::Experiment e);
+// The experiment file's text with `quick = true` set in [experiment], so that
+// every later boot of a rehearsal reads the scaled-down experiment.
+std::string with_quick(const std::string& text);
 
 } // namespace bootbench::cli

@@ -22,7 +22,7 @@ int cmd_plan(const Args& args) {
     args.expect_positional(1, "one experiment file");
     core::Experiment e = load_experiment(args.positional()[0]);
     if (args.flag("quick"))
-        e = quick_version(e);
+        e = core::quick_version(e);
     auto runs = core::plan_runs(e);
     std::cout << "experiment " << e.name << ": " << e.title << "\n"
               << "  " << e.targets.size() << " targets x " << e.runs << " runs, order "

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/toml_reader.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -24,7 +25,7 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
         return;
     r.allow_keys(*t, "[experiment]",
                  {"name", "title", "runs", "order", "seed", "baseline", "max_attempts",
-                  "on_boot_failure"});
+                  "on_boot_failure", "quick"});
     if (auto name = r.string(*t, "name", "experiment.name", Required::yes))
         r.check_name(*t, "name", *name, "experiment.name"), e.name = *name;
     e.title = r.string(*t, "title", "experiment.title").value_or(e.name);
@@ -36,6 +37,7 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
     e.baseline = r.string(*t, "baseline", "experiment.baseline", Required::yes).value_or("");
     if (auto n = r.integer(*t, "max_attempts", "experiment.max_attempts"))
         e.max_attempts = static_cast<int>(r.at_least(*t, "max_attempts", *n, 1, "experiment.max_attempts"));
+    e.quick = r.boolean(*t, "quick", "experiment.quick").value_or(false);
     e.on_boot_failure = r.choice(*t, "on_boot_failure", "experiment.on_boot_failure",
                                  std::vector<std::pair<std::string_view, OnBootFailure>>{
                                      {"skip", OnBootFailure::skip}, {"stop", OnBootFailure::stop}})
@@ -190,6 +192,21 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     read_report_and_notify(r, root, e);
     check_cross_references(r, root, e);
     r.throw_if_errors();
+    return e.quick ? quick_version(std::move(e)) : e;
+}
+
+Experiment quick_version(Experiment e) {
+    e.quick = true;
+    e.conditions.settle_s = 0;
+    e.conditions.temp_wait_timeout_s = std::min(e.conditions.temp_wait_timeout_s, 10);
+    for (auto& b : e.benches) {
+        if (b.kind == BenchKind::perf_sched_pipe)
+            b.loops = std::max(1000, b.loops / 50);
+        if (b.kind == BenchKind::perf_sched_messaging)
+            b.loops = std::max(10, b.loops / 20);
+        if (b.kind == BenchKind::sysbench_threads || b.kind == BenchKind::schbench)
+            b.runtime_s = std::min(b.runtime_s, 3);
+    }
     return e;
 }
 

@@ -105,6 +105,7 @@ struct Experiment {
     std::vector<Bench> benches;
     ReportConfig report;
     std::optional<Notify> notify;
+    bool quick = false;      // a rehearsal: run times scaled down (see quick_version)
     std::string source_file; // the path it was read from
 
     const Target* find_target(const std::string& target_name) const;
@@ -119,6 +120,9 @@ const char* to_string(Better better);
 
 // experiment.name and target.name: [a-z0-9][a-z0-9._-]{0,63}, and never "..".
 bool is_valid_name(const std::string& name);
+
+// Scales run times down for rehearsals: no settling, short benches.
+Experiment quick_version(Experiment e);
 
 // Parses and validates an experiment file's text. Throws bootbench::Error
 // (exit 2) whose message has one line per mistake: "FILE:LINE:COL: what".

@@ -188,13 +188,18 @@ State mark_default_set(State s) {
 }
 
 State finish(State s) {
-    s.phase = Phase::finished;
+    s.phase = s.aborted ? Phase::aborted : Phase::finished;
     return s;
 }
 
 State abort_experiment(State s, const std::string& why) {
-    s.phase = Phase::aborted;
+    if (s.phase == Phase::finished || s.phase == Phase::aborted)
+        return s;
+    s.phase = Phase::finishing;
+    s.aborted = true;
     s.stop_reason = why;
+    s.expected = s.original_default;
+    s.default_set = false;
     return s;
 }
 
@@ -219,7 +224,8 @@ nlohmann::json to_json(const State& s) {
             {"default_set", s.default_set},
             {"original_default", ref_json(s.original_default)},
             {"targets", targets},
-            {"stop_reason", s.stop_reason}};
+            {"stop_reason", s.stop_reason},
+            {"aborted", s.aborted}};
 }
 
 State state_from_json(const nlohmann::json& j, const std::string& where) {
@@ -254,6 +260,7 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
                              x.boolean("was_pinned"), x.boolean("created_for_kargs")});
     }
     s.stop_reason = r.str_or("stop_reason", "");
+    s.aborted = r.has("aborted") && r.boolean("aborted");
     return s;
 }
 

@@ -60,6 +60,7 @@ struct State {
     DeploymentRef original_default;
     std::vector<TargetState> targets;
     std::string stop_reason;     // why the experiment ended early, if it did
+    bool aborted = false;        // `bootbench abort` asked for the end
 
     const RunSlot* current_run() const;
     const TargetState* find_target(const std::string& name) const;
@@ -100,7 +101,9 @@ State complete_run(State s, SlotStatus status, const std::string& failure, doubl
 // The run was given up after max_attempts (interrupted or wrong boots).
 State give_up_run(State s, const std::string& why);
 State mark_default_set(State s);
+// Cleanup is done: finished, or aborted when abort asked for the end.
 State finish(State s);
+// Ends the experiment early: cleanup runs next (finishing), results are kept.
 State abort_experiment(State s, const std::string& why);
 
 // True when the current run has used all its attempts and must be given up.

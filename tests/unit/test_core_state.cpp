@@ -107,8 +107,11 @@ TEST_CASE("a start that never completed does nothing at boot", "[state]") {
     s.phase = Phase::starting;
     CHECK(decide_on_boot(s, kA).action == BootAction::nothing);
     CHECK(decide_on_boot(s, kA).message.find("bootbench abort") != std::string::npos);
-    s = abort_experiment(s, "user");
-    CHECK(s.phase == Phase::aborted);
+    s = abort_experiment(s, "aborted by the user");
+    CHECK(s.phase == Phase::finishing);
+    CHECK(decide_on_boot(s, kA).action == BootAction::finish);
+    CHECK(finish(s).phase == Phase::aborted);
+    CHECK(finish(s).stop_reason == "aborted by the user");
 }
 
 TEST_CASE("state survives a JSON round trip", "[state]") {

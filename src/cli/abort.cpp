@@ -1,0 +1,17 @@
+// bootbench abort: stop the experiment and put the machine back.
+#include "cli/commands.hpp"
+#include "sys/clock.hpp"
+#include "sys/host.hpp"
+#include "sys/orchestrator.hpp"
+
+namespace bootbench::cli {
+
+int cmd_abort(const Args& args) {
+    args.expect_positional(0, "no arguments");
+    auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    sys::RealClock clock;
+    sys::abort_experiment(*host, clock);
+    return 0;
+}
+
+} // namespace bootbench::cli

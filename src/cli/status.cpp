@@ -1,0 +1,66 @@
+// bootbench status: where the experiment stands.
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/status.hpp"
+#include "sys/files.hpp"
+#include "sys/host.hpp"
+#include "sys/state_store.hpp"
+
+#include <ctime>
+#include <iostream>
+
+namespace bootbench::cli {
+
+namespace {
+
+// Seconds since an ISO 8601 time with offset ("2026-11-30T10:00:00+01:00").
+double seconds_since(const std::string& iso) {
+    tm t{};
+    const char* rest = strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%S", &t);
+    if (!rest)
+        return -1;
+    int sign = *rest == '-' ? -1 : 1, hh = 0, mm = 0;
+    if (*rest == '+' || *rest == '-')
+        std::sscanf(rest + 1, "%d:%d", &hh, &mm);
+    time_t utc = timegm(&t) - sign * (hh * 3600 + mm * 60);
+    return std::difftime(std::time(nullptr), utc);
+}
+
+std::optional<core::RunResult> last_result(const sys::StatePaths& paths, const core::State& s) {
+    for (size_t i = s.current; i-- > 0;) {
+        sys::fs::path file = paths.results(s.experiment) / "runs" / (s.runs[i].run_id + ".json");
+        if (!sys::fs::exists(file))
+            continue;
+        try {
+            return core::run_result_from_json(nlohmann::json::parse(sys::read_text_file(file)), file);
+        } catch (const std::exception& e) {
+            std::cerr << "bootbench: warning: " << file.string() << ": " << e.what() << "\n";
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int cmd_status(const Args& args) {
+    args.expect_positional(0, "no arguments");
+    auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    sys::StatePaths paths{host->state_dir()};
+    auto state = sys::load_state_if_present(paths.state());
+    if (!state) {
+        if (args.flag("json"))
+            std::cout << nlohmann::json{{"experiment", nullptr}, {"state_dir", paths.dir}}.dump(2) << "\n";
+        else
+            std::cout << "no experiment here (no state in " << paths.dir.string() << ")\n";
+        return 0;
+    }
+    core::StatusInput in{*state, last_result(paths, *state), paths.results(state->experiment).string(),
+                         seconds_since(state->started_at)};
+    if (args.flag("json"))
+        std::cout << core::status_json(in).dump(2) << "\n";
+    else
+        std::cout << core::status_text(in);
+    return 0;
+}
+
+} // namespace bootbench::cli

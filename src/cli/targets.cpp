@@ -1,0 +1,62 @@
+#include "cli/targets.hpp"
+
+#include "core/error.hpp"
+
+#include <sstream>
+
+namespace bootbench::cli {
+
+namespace {
+
+// How a user adds a target that is not deployed yet.
+std::string how_to_add(const core::Target& t) {
+    if (t.selector.kind == core::SelectorKind::image)
+        return "add it with 'bootc switch --retain " + core::normalize_image(t.selector.value) +
+               "' or 'rpm-ostree rebase " + t.selector.value + "' (then reboot back), or set stage = true";
+    if (t.selector.kind == core::SelectorKind::refspec)
+        return "add it with 'rpm-ostree rebase " + t.selector.value + "' or 'ostree admin deploy --retain " +
+               t.selector.value + "'";
+    return "check the selector against the deployments listed";
+}
+
+} // namespace
+
+std::vector<core::Resolution> resolve_all(sys::Sysroot& sysroot, const core::Experiment& e) {
+    auto ds = sysroot.deployments();
+    std::vector<core::Resolution> out;
+    for (const auto& t : e.targets)
+        out.push_back(core::resolve_target(t, ds));
+    return out;
+}
+
+void print_resolutions(std::ostream& out, const std::vector<core::Resolution>& rs) {
+    for (const auto& r : rs) {
+        if (r.deployment)
+            out << "  " << r.target << " -> " << core::describe(*r.deployment) << " (" << r.how << ")\n";
+        else
+            out << "  " << r.target << " -> NOT RESOLVED: " << r.error << "\n";
+    }
+}
+
+std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroot,
+                                                            const core::Experiment& e) {
+    std::map<std::string, core::DeploymentRef> out;
+    std::ostringstream errors;
+    auto rs = resolve_all(sysroot, e);
+    for (size_t i = 0; i < rs.size(); ++i) {
+        if (rs[i].deployment) {
+            out[rs[i].target] = rs[i].deployment->ref;
+            continue;
+        }
+        errors << "target '" << rs[i].target << "': " << rs[i].error;
+        if (rs[i].not_deployed)
+            errors << "; " << how_to_add(e.targets[i]);
+        errors << "\n";
+    }
+    if (!errors.str().empty())
+        throw input_error(errors.str() + "deployments in " + sysroot.path().string() + ":\n" +
+                          core::describe_all(sysroot.deployments()));
+    return out;
+}
+
+} // namespace bootbench::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Target resolution on a sysroot, shared by plan and start.
+#include "core/experiment.hpp"
+#include "core/resolve.hpp"
+#include "sys/sysroot.hpp"
+
+#include <map>
+#include <ostream>
+#include <vector>
+
+namespace bootbench::cli {
+
+std::vector<core::Resolution> resolve_all(sys::Sysroot& sysroot, const core::Experiment& e);
+void print_resolutions(std::ostream& out, const std::vector<core::Resolution>& rs);
+// The targets' deployments; throws (exit 2) naming every target that did
+// not resolve, with the deployments present and how to add a missing one.
+std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroot,
+                                                            const core::Experiment& e);
+
+} // namespace bootbench::cli

@@ -1,0 +1,252 @@
+#include "core/parsers.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <regex>
+
+namespace bootbench::core {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    const char* blanks = " \t\r\n";
+    size_t b = s.find_first_not_of(blanks);
+    if (b == std::string_view::npos)
+        return {};
+    size_t e = s.find_last_not_of(blanks);
+    return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+    std::vector<std::string_view> out;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t nl = text.find('\n', start);
+        if (nl == std::string_view::npos)
+            nl = text.size();
+        out.push_back(text.substr(start, nl - start));
+        start = nl + 1;
+    }
+    return out;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::optional<double> parse_any_number(std::string_view text) {
+    text = trim(text);
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+// "LABEL  value" with an optional unit glued to the value ("3.0005s").
+std::optional<double> value_after(std::string_view line, std::string_view label,
+                                  std::string_view unit = "") {
+    line = trim(line);
+    if (!starts_with(line, label))
+        return std::nullopt;
+    std::string_view rest = trim(line.substr(label.size()));
+    if (!unit.empty() && ends_with(rest, unit))
+        rest.remove_suffix(unit.size());
+    return parse_number(rest);
+}
+
+// "value UNIT", as perf prints "4.148500 usecs/op".
+std::optional<double> value_before(std::string_view line, std::string_view unit) {
+    line = trim(line);
+    if (!ends_with(line, unit) || line.size() == unit.size())
+        return std::nullopt;
+    std::string_view head = line.substr(0, line.size() - unit.size());
+    if (head.back() != ' ' && head.back() != '\t')
+        return std::nullopt;
+    return parse_number(head);
+}
+
+void add(std::vector<MetricValue>& out, const char* key, std::optional<double> v) {
+    if (!v)
+        return;
+    for (const auto& m : out)
+        if (m.key == key)
+            return; // the first report wins; perf prints each line once
+    out.push_back({key, *v});
+}
+
+MetricSpec builtin(const char* key, const char* unit, Better better) {
+    MetricSpec m;
+    m.key = key;
+    m.unit = unit;
+    m.better = better;
+    return m;
+}
+
+// schbench's percentile line: "\t* 99.0th: 9776       (123 samples)".
+std::optional<std::pair<std::string, double>> schbench_percentile(std::string_view line) {
+    line = trim(line);
+    if (starts_with(line, "*"))
+        line = trim(line.substr(1));
+    size_t colon = line.find("th:");
+    if (colon == std::string_view::npos)
+        return std::nullopt;
+    std::string pct(line.substr(0, colon));
+    std::string_view rest = trim(line.substr(colon + 3));
+    size_t paren = rest.find('(');
+    if (paren == std::string_view::npos)
+        return std::nullopt; // cut before the sample count: incomplete line
+    auto v = parse_number(rest.substr(0, paren));
+    if (!v)
+        return std::nullopt;
+    return std::make_pair(pct, *v);
+}
+
+bool is_schbench_final_marker(std::string_view line) {
+    line = trim(line);
+    return starts_with(line, "average rps:") || starts_with(line, "final rps goal");
+}
+
+} // namespace
+
+std::optional<double> parse_number(std::string_view text) {
+    auto v = parse_any_number(text);
+    if (!v || *v < 0)
+        return std::nullopt;
+    return v;
+}
+
+std::vector<MetricSpec> expected_metrics(const Bench& bench) {
+    switch (bench.kind) {
+    case BenchKind::perf_sched_pipe:
+        return {builtin("sched_pipe_usecs_op", "us/op", Better::lower),
+                builtin("sched_pipe_ops_sec", "ops/s", Better::higher)};
+    case BenchKind::perf_sched_messaging:
+        return {builtin("sched_messaging_total_s", "s", Better::lower)};
+    case BenchKind::sysbench_threads:
+        return {builtin("sysbench_events", "events", Better::higher),
+                builtin("sysbench_lat_avg_ms", "ms", Better::lower),
+                builtin("sysbench_lat_95th_ms", "ms", Better::lower)};
+    case BenchKind::schbench:
+        return {builtin("schbench_p50_us", "us", Better::lower),
+                builtin("schbench_p99_us", "us", Better::lower)};
+    case BenchKind::command:
+        return bench.metrics;
+    }
+    return {};
+}
+
+std::vector<MetricValue> parse_perf_sched_pipe(std::string_view out) {
+    std::vector<MetricValue> values;
+    for (auto line : lines_of(out)) {
+        add(values, "sched_pipe_usecs_op", value_before(line, "usecs/op"));
+        add(values, "sched_pipe_ops_sec", value_before(line, "ops/sec"));
+    }
+    return values;
+}
+
+std::vector<MetricValue> parse_perf_sched_messaging(std::string_view out) {
+    std::vector<MetricValue> values;
+    for (auto line : lines_of(out))
+        add(values, "sched_messaging_total_s", value_after(line, "Total time:", "[sec]"));
+    return values;
+}
+
+std::vector<MetricValue> parse_sysbench_threads(std::string_view out) {
+    std::vector<MetricValue> values;
+    bool in_latency = false;
+    for (auto line : lines_of(out)) {
+        if (trim(line).empty())
+            in_latency = false;
+        add(values, "sysbench_events", value_after(line, "total number of events:"));
+        if (in_latency) {
+            add(values, "sysbench_lat_avg_ms", value_after(line, "avg:"));
+            add(values, "sysbench_lat_95th_ms", value_after(line, "95th percentile:"));
+        }
+        if (trim(line) == "Latency (ms):")
+            in_latency = true;
+    }
+    return values;
+}
+
+std::vector<MetricValue> parse_schbench(std::string_view out) {
+    auto lines = lines_of(out);
+    size_t head = lines.size();
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (starts_with(trim(lines[i]), "Wakeup Latencies percentiles (usec)"))
+            head = i;
+    bool final_block = false;
+    for (size_t i = head; i < lines.size(); ++i)
+        final_block = final_block || is_schbench_final_marker(lines[i]);
+    std::vector<MetricValue> values;
+    if (!final_block)
+        return values; // an interval report, or cut short: not the run's result
+    for (size_t i = head + 1; i < lines.size() && trim(lines[i]).find("min=") == std::string_view::npos; ++i) {
+        auto p = schbench_percentile(lines[i]);
+        if (p && p->first == "50.0")
+            add(values, "schbench_p50_us", p->second);
+        if (p && p->first == "99.0")
+            add(values, "schbench_p99_us", p->second);
+    }
+    return values;
+}
+
+std::vector<MetricValue> parse_command(std::string_view out, const std::vector<MetricSpec>& specs) {
+    std::vector<MetricValue> values;
+    auto lines = lines_of(out);
+    for (const auto& spec : specs) {
+        std::regex re(spec.regex); // validated when the experiment file was read
+        for (auto line : lines) {
+            std::match_results<std::string_view::const_iterator> m;
+            if (!std::regex_search(line.begin(), line.end(), m, re) || m.size() < 2)
+                continue;
+            if (auto v = parse_any_number(m[1].str()))
+                values.push_back({spec.key, *v});
+            break;
+        }
+    }
+    return values;
+}
+
+std::vector<MetricValue> parse_bench_output(const Bench& bench, std::string_view out) {
+    switch (bench.kind) {
+    case BenchKind::perf_sched_pipe: return parse_perf_sched_pipe(out);
+    case BenchKind::perf_sched_messaging: return parse_perf_sched_messaging(out);
+    case BenchKind::sysbench_threads: return parse_sysbench_threads(out);
+    case BenchKind::schbench: return parse_schbench(out);
+    case BenchKind::command: return parse_command(out, bench.metrics);
+    }
+    return {};
+}
+
+BenchMetrics collect_metrics(const Bench& bench, std::string_view out, const std::string& failure,
+                             const std::string& log_hint) {
+    BenchMetrics result;
+    auto values = failure.empty() ? parse_bench_output(bench, out) : std::vector<MetricValue>{};
+    for (const auto& spec : expected_metrics(bench)) {
+        const MetricValue* found = nullptr;
+        for (const auto& v : values)
+            if (v.key == spec.key)
+                found = &v;
+        if (found)
+            result.metrics.push_back({spec.key, found->value, spec.unit, spec.better, bench.name});
+        else if (!failure.empty())
+            result.missing.push_back({spec.key, "bench '" + bench.name + "' " + failure});
+        else
+            result.missing.push_back(
+                {spec.key, "bench '" + bench.name + "': " +
+                               (bench.kind == BenchKind::command ? "regex '" + spec.regex +
+                                                                       "' found no number"
+                                                                 : std::string("no value")) +
+                               " in its output (see " + log_hint + ")"});
+    }
+    return result;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,54 @@
+#pragma once
+// Parsers of the benchmark tools' text output: pure functions from the text
+// a tool printed to the numbers it reported. They never throw on odd input:
+// a value that is absent, truncated or not a finite number is simply not
+// returned, and the caller records it as missing with a reason.
+#include "core/experiment.hpp"
+#include "core/run_result.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bootbench::core {
+
+struct MetricValue {
+    std::string key;
+    double value = 0;
+};
+
+// The metrics a bench is expected to produce, with unit and direction.
+std::vector<MetricSpec> expected_metrics(const Bench& bench);
+
+// `perf bench sched pipe`: sched_pipe_usecs_op, sched_pipe_ops_sec.
+std::vector<MetricValue> parse_perf_sched_pipe(std::string_view out);
+// `perf bench sched messaging`: sched_messaging_total_s.
+std::vector<MetricValue> parse_perf_sched_messaging(std::string_view out);
+// `sysbench threads ... run`: sysbench_events, sysbench_lat_avg_ms, sysbench_lat_95th_ms.
+std::vector<MetricValue> parse_sysbench_threads(std::string_view out);
+// schbench's last "Wakeup Latencies percentiles" block: schbench_p50_us, schbench_p99_us.
+std::vector<MetricValue> parse_schbench(std::string_view out);
+// A command bench: the first match of each spec's regex, capture group 1.
+std::vector<MetricValue> parse_command(std::string_view out, const std::vector<MetricSpec>& specs);
+
+// Dispatches on the bench's kind.
+std::vector<MetricValue> parse_bench_output(const Bench& bench, std::string_view out);
+
+// A decimal number with nothing else around it but blanks; nullopt for
+// "nan", "inf", negatives, empty text or trailing junk.
+std::optional<double> parse_number(std::string_view text);
+
+struct BenchMetrics {
+    std::vector<Metric> metrics;
+    std::vector<MissingMetric> missing;
+};
+
+// Turns a bench's output into metrics; every expected metric that the
+// output lacks is missing, with a reason that names the bench and `log_hint`
+// (where the raw output is). When `failure` is not empty the bench did not
+// complete and every expected metric is missing with that reason.
+BenchMetrics collect_metrics(const Bench& bench, std::string_view out, const std::string& failure,
+                             const std::string& log_hint);
+
+} // namespace bootbench::core

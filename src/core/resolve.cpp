@@ -1,0 +1,114 @@
+#include "core/resolve.hpp"
+
+#include <functional>
+
+namespace bootbench::core {
+
+namespace {
+
+std::string strip_remote(const std::string& refspec) {
+    auto colon = refspec.find(':');
+    return colon == std::string::npos ? refspec : refspec.substr(colon + 1);
+}
+
+bool candidate(const DeploymentInfo& d) { return !d.staged && d.kargs_for.empty(); }
+
+// The one candidate for which `match` holds, or an error naming all of them.
+Resolution unique_match(const Target& t, const std::vector<DeploymentInfo>& ds,
+                        const std::function<bool(const DeploymentInfo&)>& match,
+                        const std::string& what) {
+    Resolution r{t.name, std::nullopt, "", "", false};
+    std::vector<const DeploymentInfo*> hits;
+    for (const auto& d : ds)
+        if (candidate(d) && match(d))
+            hits.push_back(&d);
+    if (hits.size() == 1) {
+        r.deployment = *hits[0];
+        r.how = what;
+    } else if (hits.empty()) {
+        r.error = "no deployment has " + what;
+        r.not_deployed = true;
+    } else {
+        r.error = std::to_string(hits.size()) + " deployments have " + what + " (";
+        for (size_t i = 0; i < hits.size(); ++i)
+            r.error += (i ? ", " : "") + std::to_string(hits[i]->index);
+        r.error += "): select one with checksum = \"...\" or deployment = N";
+    }
+    return r;
+}
+
+} // namespace
+
+std::string normalize_image(const std::string& reference) {
+    std::string s = reference;
+    for (const char* prefix : {"ostree-image-signed:", "ostree-unverified-registry:",
+                               "ostree-unverified-image:"})
+        if (s.rfind(prefix, 0) == 0)
+            s = s.substr(std::string(prefix).size());
+    if (s.rfind("ostree-remote-image:", 0) == 0) {
+        s = s.substr(20);
+        s = s.substr(s.find(':') == std::string::npos ? 0 : s.find(':') + 1);
+    }
+    if (s.rfind("docker://", 0) == 0)
+        s = s.substr(9);
+    return s;
+}
+
+Resolution resolve_target(const Target& t, const std::vector<DeploymentInfo>& ds) {
+    const Selector& sel = t.selector;
+    switch (sel.kind) {
+    case SelectorKind::image: {
+        std::string want = normalize_image(sel.value);
+        return unique_match(t, ds, [&](const DeploymentInfo& d) {
+            return !d.image.empty() && normalize_image(d.image) == want;
+        }, "image " + want);
+    }
+    case SelectorKind::refspec:
+        return unique_match(t, ds, [&](const DeploymentInfo& d) {
+            return d.refspec == sel.value ||
+                   (!d.refspec.empty() && strip_remote(d.refspec) == strip_remote(sel.value));
+        }, "refspec " + sel.value);
+    case SelectorKind::checksum: {
+        Resolution r = unique_match(t, ds, [&](const DeploymentInfo& d) {
+            return d.ref.checksum.rfind(sel.value, 0) == 0;
+        }, "checksum " + sel.value);
+        r.not_deployed = false; // a checksum cannot be staged by name
+        return r;
+    }
+    case SelectorKind::deployment:
+        for (const auto& d : ds)
+            if (d.index == sel.index && candidate(d))
+                return {t.name, d, "deployment index " + std::to_string(sel.index), "", false};
+        return {t.name, std::nullopt, "",
+                "no deployment at index " + std::to_string(sel.index) +
+                    (sel.index < static_cast<int>(ds.size()) ? " that can be used (it is staged)" : ""),
+                false};
+    }
+    return {};
+}
+
+std::string describe(const DeploymentInfo& d) {
+    std::string s = std::to_string(d.index) + ": " + d.ref.stateroot + "/" +
+                    d.ref.checksum.substr(0, 12) + "." + std::to_string(d.ref.serial);
+    if (!d.image.empty())
+        s += " image " + d.image;
+    else if (!d.refspec.empty())
+        s += " refspec " + d.refspec;
+    if (!d.version.empty())
+        s += " version " + d.version;
+    std::string flags;
+    for (auto [on, name] : {std::pair{d.booted, "booted"}, {d.staged, "staged"}, {d.pinned, "pinned"},
+                            {!d.kargs_for.empty(), "bootbench kargs"}})
+        if (on)
+            flags += (flags.empty() ? "" : ", ") + std::string(name);
+    return flags.empty() ? s : s + " (" + flags + ")";
+}
+
+std::string describe_all(const std::vector<DeploymentInfo>& ds) {
+    std::string s;
+    for (const auto& d : ds)
+        s += "  " + describe(d) + "\n";
+    return s;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,29 @@
+#pragma once
+// Which deployment each target means on this sysroot (pure).
+#include "core/deployment.hpp"
+#include "core/experiment.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bootbench::core {
+
+struct Resolution {
+    std::string target;
+    std::optional<DeploymentInfo> deployment; // set when resolved
+    std::string how;    // why this deployment: "origin image matches", ...
+    std::string error;  // why it failed, when it did
+    bool not_deployed = false; // an image or refspec that no deployment has (can be staged)
+};
+
+// Strips the ostree transport prefixes (ostree-image-signed:docker://,
+// ostree-unverified-registry:, ostree-remote-image:REMOTE:docker://, docker://)
+// so that references written either way compare equal.
+std::string normalize_image(const std::string& reference);
+
+// Staged deployments and deployments bootbench made for kernel arguments are
+// never candidates: the first is dropped by any switch, the second is ours.
+Resolution resolve_target(const Target& t, const std::vector<DeploymentInfo>& deployments);
+
+} // namespace bootbench::core

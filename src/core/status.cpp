@@ -1,0 +1,89 @@
+#include "core/status.hpp"
+
+#include "core/estimate.hpp"
+
+#include <cstdio>
+
+namespace bootbench::core {
+
+namespace {
+
+// Remaining time from the pace so far: elapsed / runs ended x runs left.
+std::optional<double> remaining_s(const StatusInput& in) {
+    size_t ended = in.state.count(SlotStatus::done) + in.state.count(SlotStatus::failed);
+    size_t left = in.state.runs.size() - ended;
+    if (ended == 0 || in.elapsed_s < 0 || in.state.phase != Phase::running)
+        return std::nullopt;
+    return in.elapsed_s / static_cast<double>(ended) * static_cast<double>(left);
+}
+
+nlohmann::json headline(const RunResult& r) {
+    nlohmann::json m = nlohmann::json::object();
+    for (const auto& x : r.metrics)
+        m[x.key] = {{"value", x.value}, {"unit", x.unit}};
+    return {{"run", r.run_id}, {"status", to_string(r.status)}, {"failure", r.failure}, {"metrics", m}};
+}
+
+std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+} // namespace
+
+nlohmann::json status_json(const StatusInput& in) {
+    const State& s = in.state;
+    nlohmann::json j = {{"experiment", s.experiment},
+                        {"phase", to_string(s.phase)},
+                        {"runs_total", s.runs.size()},
+                        {"runs_done", s.count(SlotStatus::done)},
+                        {"runs_failed", s.count(SlotStatus::failed)},
+                        {"started_at", s.started_at},
+                        {"results_dir", in.results_dir},
+                        {"report", in.results_dir + "/report.md"},
+                        {"stop_reason", s.stop_reason}};
+    if (const RunSlot* r = s.current_run(); r && s.phase == Phase::running)
+        j["current"] = {{"index", s.current + 1}, {"run", r->run_id}, {"target", r->target},
+                        {"attempts", r->attempts}, {"expected_deployment", describe(s.expected)}};
+    else
+        j["current"] = nullptr;
+    auto left = remaining_s(in);
+    j["remaining_s"] = left ? nlohmann::json(*left) : nlohmann::json(nullptr);
+    j["last_result"] = in.last_result ? headline(*in.last_result) : nlohmann::json(nullptr);
+    nlohmann::json failures = nlohmann::json::array();
+    for (const auto& r : s.runs)
+        if (r.status == SlotStatus::failed)
+            failures.push_back({{"run", r.run_id}, {"reason", r.failure}});
+    j["failures"] = failures;
+    return j;
+}
+
+std::string status_text(const StatusInput& in) {
+    const State& s = in.state;
+    std::string out = "experiment " + s.experiment + ": " + to_string(s.phase) + "\n";
+    out += "  started " + s.started_at + "\n";
+    out += "  runs: " + std::to_string(s.count(SlotStatus::done)) + " done, " +
+           std::to_string(s.count(SlotStatus::failed)) + " failed, of " + std::to_string(s.runs.size()) + "\n";
+    if (const RunSlot* r = s.current_run(); r && s.phase == Phase::running)
+        out += "  next: run " + std::to_string(s.current + 1) + " of " + std::to_string(s.runs.size()) +
+               ", " + r->run_id + " (target " + r->target + ", " + std::to_string(r->attempts) +
+               " attempts so far) on " + describe(s.expected) + "\n";
+    if (auto left = remaining_s(in))
+        out += "  estimated time left: " + format_duration(*left) + "\n";
+    for (const auto& r : s.runs)
+        if (r.status == SlotStatus::failed)
+            out += "  failed: " + r.run_id + ": " + r.failure + "\n";
+    if (!s.stop_reason.empty())
+        out += "  stopped: " + s.stop_reason + "\n";
+    if (in.last_result) {
+        out += "  last result: " + in.last_result->run_id + " (" + to_string(in.last_result->status) + ")";
+        for (const auto& m : in.last_result->metrics)
+            out += "\n    " + m.key + " = " + fmt(m.value) + " " + m.unit;
+        out += "\n";
+    }
+    out += "  results: " + in.results_dir + "\n  report: " + in.results_dir + "/report.md\n";
+    return out;
+}
+
+} // namespace bootbench::core

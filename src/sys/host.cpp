@@ -1,0 +1,79 @@
+#include "sys/host.hpp"
+
+#include "core/error.hpp"
+#include "sys/files.hpp"
+#include "sys/sandbox.hpp"
+
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace bootbench::sys {
+
+Sysroot& RealHost::sysroot() {
+    if (!sysroot_)
+        sysroot_ = std::make_unique<Sysroot>(path_);
+    return *sysroot_;
+}
+
+core::DeploymentInfo RealHost::booted() {
+    if (auto d = sysroot().booted())
+        return *d;
+    throw Error("no booted ostree deployment found in " + path_.string() +
+                " (is this an ostree system? /run/ostree-booted must exist and --sysroot must be /)");
+}
+
+fs::path RealHost::state_dir() {
+    if (path_ == "/")
+        return "/var/lib/bootbench";
+    return sysroot().stateroot_var(booted().ref.stateroot) / "lib/bootbench";
+}
+
+fs::path RealHost::etc_dir(const core::DeploymentRef& d) { return sysroot().deployment_dir(d) / "etc"; }
+
+void RealHost::reboot() {
+    // --no-block: the unit that runs us must be able to finish before shutdown.
+    int status = std::system("systemctl reboot --no-block");
+    if (status != 0)
+        throw Error("systemctl reboot --no-block failed (status " + std::to_string(status) + ")");
+}
+
+std::string RealHost::describe() { return "this machine (sysroot " + path_.string() + ")"; }
+
+SandboxHost::SandboxHost(const fs::path& sysroot, const fs::path& booted_dir)
+    : sysroot_(sysroot), booted_dir_(booted_dir) {}
+
+core::DeploymentInfo SandboxHost::booted() {
+    if (auto d = sysroot_.deployment_at(booted_dir_)) {
+        d->booted = true;
+        return *d;
+    }
+    throw Error("the sandbox's booted deployment " + booted_dir_.string() +
+                " is not a deployment of " + sysroot_.path().string());
+}
+
+fs::path SandboxHost::state_dir() {
+    return sysroot_.stateroot_var(booted().ref.stateroot) / "lib/bootbench";
+}
+
+fs::path SandboxHost::etc_dir(const core::DeploymentRef& d) { return sysroot_.deployment_dir(d) / "etc"; }
+
+void SandboxHost::reboot() {
+    make_dirs(reboot_request(sysroot_.path()).parent_path());
+    write_file_atomic(reboot_request(sysroot_.path()), "reboot\n");
+}
+
+std::string SandboxHost::describe() { return "the sandbox " + sysroot_.path().string(); }
+
+std::unique_ptr<Host> open_host(const std::string& sysroot_option) {
+    const char* sandbox = std::getenv(kSandboxEnv);
+    const char* booted = std::getenv(kSandboxBootedEnv);
+    if (sandbox && *sandbox) {
+        if (!booted || !*booted)
+            throw Error(std::string(kSandboxEnv) + " is set but " + kSandboxBootedEnv + " is not");
+        return std::make_unique<SandboxHost>(sandbox, booted);
+    }
+    return std::make_unique<RealHost>(sysroot_option.empty() ? "/" : sysroot_option);
+}
+
+} // namespace bootbench::sys

@@ -1,0 +1,70 @@
+#pragma once
+// The Host seam: which deployment is booted, where state lives, each
+// deployment's /etc, and reboot. Real: libostree on "/" and systemctl.
+// Sandbox: a sysroot folder, the booted deployment named by the emulated
+// bootloader (environment), and reboot = a request file the driver reads.
+#include "core/deployment.hpp"
+#include "sys/sysroot.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+class Host {
+public:
+    virtual ~Host() = default;
+    virtual Sysroot& sysroot() = 0;
+    // The deployment running now; throws when it cannot be told.
+    virtual core::DeploymentInfo booted() = 0;
+    // /var/lib/bootbench of the running stateroot.
+    virtual fs::path state_dir() = 0;
+    // A deployment's own /etc (where the unit goes).
+    virtual fs::path etc_dir(const core::DeploymentRef& d) = 0;
+    // Asks for a reboot and returns; the caller exits.
+    virtual void reboot() = 0;
+    virtual std::string describe() = 0;
+};
+
+class RealHost final : public Host {
+public:
+    // The sysroot is opened on first use: status and state need none.
+    explicit RealHost(fs::path sysroot) : path_(std::move(sysroot)) {}
+    Sysroot& sysroot() override;
+    core::DeploymentInfo booted() override;
+    fs::path state_dir() override;
+    fs::path etc_dir(const core::DeploymentRef& d) override;
+    void reboot() override;
+    std::string describe() override;
+
+private:
+    fs::path path_;
+    std::unique_ptr<Sysroot> sysroot_;
+};
+
+class SandboxHost final : public Host {
+public:
+    // `booted_dir`: the deployment folder the emulated bootloader picked.
+    SandboxHost(const fs::path& sysroot, const fs::path& booted_dir);
+    Sysroot& sysroot() override { return sysroot_; }
+    core::DeploymentInfo booted() override;
+    fs::path state_dir() override;
+    fs::path etc_dir(const core::DeploymentRef& d) override;
+    void reboot() override;
+    std::string describe() override;
+    // The file whose presence tells the driver that a reboot was asked for.
+    static fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
+
+private:
+    Sysroot sysroot_;
+    fs::path booted_dir_;
+};
+
+// The sandbox host when the environment names one (an emulated boot), else
+// the real host on `sysroot` (default "/").
+std::unique_ptr<Host> open_host(const std::string& sysroot_option);
+
+} // namespace bootbench::sys

@@ -1,0 +1,371 @@
+#include "sys/orchestrator.hpp"
+
+#include "core/error.hpp"
+#include "core/estimate.hpp"
+#include "sys/clock.hpp"
+#include "sys/crash_point.hpp"
+#include "sys/files.hpp"
+#include "sys/report_files.hpp"
+#include "sys/run_log.hpp"
+#include "sys/suite.hpp"
+#include "sys/unit_install.hpp"
+
+#include <cstdio>
+
+namespace bootbench::sys {
+
+namespace {
+
+struct Context {
+    Host& host;
+    Clock& clock;
+    StatePaths paths;
+    core::State state;
+    core::Experiment experiment;
+    RunLog log;
+
+    fs::path results() const { return paths.results(state.experiment); }
+    void save() { save_state(paths.state(), state); }
+};
+
+int unit_timeout_s(const core::Experiment& e) {
+    double suite = core::estimate_run_seconds(e) - core::kAssumedBootSeconds;
+    return static_cast<int>(e.conditions.settle_s + e.conditions.temp_wait_timeout_s + 3 * suite + 600);
+}
+
+std::vector<core::DeploymentRef> all_deployments(Host& host) {
+    std::vector<core::DeploymentRef> out;
+    for (const auto& d : host.sysroot().deployments())
+        if (!d.staged)
+            out.push_back(d.ref);
+    return out;
+}
+
+core::Experiment load_saved_experiment(const StatePaths& paths) {
+    return core::parse_experiment(read_text_file(paths.experiment()), paths.experiment().string());
+}
+
+Context open_context(Host& host, Clock& clock, core::State state) {
+    StatePaths paths{host.state_dir()};
+    core::Experiment e = load_saved_experiment(paths);
+    RunLog log(paths.results(state.experiment) / "bootbench.log", clock);
+    return Context{host, clock, paths, std::move(state), std::move(e), log};
+}
+
+fs::path result_file(const Context& c, const std::string& run_id) {
+    return c.results() / "runs" / (run_id + ".json");
+}
+
+void store_result(const Context& c, const core::RunResult& r, bool overwrite = true) {
+    fs::path file = result_file(c, r.run_id);
+    make_dirs(file.parent_path());
+    if (!overwrite && fs::exists(file))
+        return;
+    write_file_atomic(file, core::to_json(r).dump(2) + "\n");
+}
+
+// A run given up without a measurement still gets a result file, so the
+// report lists it as failed with the reason.
+void store_failed_run(const Context& c, const core::RunSlot& slot, const std::string& why) {
+    core::RunResult r;
+    r.experiment = c.state.experiment;
+    r.run_id = slot.run_id;
+    r.target = slot.target;
+    r.attempt = slot.attempts;
+    r.started_at = r.finished_at = c.clock.now_iso8601();
+    r.status = core::RunStatus::failed;
+    r.failure = why;
+    store_result(c, r, false);
+}
+
+BootOutcome switch_and_reboot(Context& c) {
+    if (c.host.sysroot().has_staged())
+        c.log.line("a staged update appeared during the experiment; it is dropped to keep the arms fixed");
+    c.host.sysroot().set_default(c.state.expected, StagedPolicy::drop);
+    crash_point("default-switched");
+    c.state = core::mark_default_set(c.state);
+    c.save();
+    crash_point("default-recorded");
+    const core::RunSlot* next = c.state.current_run();
+    c.log.line("rebooting into " + core::describe(c.state.expected) +
+               (next ? " for run " + next->run_id : ""));
+    c.host.reboot();
+    return BootOutcome::rebooting;
+}
+
+void write_report(Context& c) {
+    ReportRequest req;
+    req.inputs = {c.results()};
+    req.title = c.experiment.title;
+    req.baseline = c.experiment.baseline;
+    for (const auto& id : c.experiment.report.exclude)
+        req.exclude.emplace_back(id, "excluded in the experiment file");
+    req.out_prefix = c.results() / "report";
+    try {
+        ReportPaths p = write_report_files(req);
+        c.log.line("report: " + p.markdown.string());
+    } catch (const Error& e) {
+        c.log.line("the report could not be written (" + std::string(e.what()) +
+                   "); the results are kept: run 'bootbench report " + c.results().string() + "'");
+    }
+}
+
+void remove_units(Host& host) {
+    for (const auto& d : all_deployments(host))
+        remove_unit(host.etc_dir(d));
+}
+
+// Default, pins and kargs deployments back as they were. Each step is
+// idempotent: a crash here reruns the whole cleanup at the next boot, which
+// still has its unit (units go only after the state says the end).
+bool restore_machine(Context& c, const core::DeploymentInfo& booted) {
+    Sysroot& sr = c.host.sysroot();
+    sr.set_default(c.state.original_default, StagedPolicy::drop);
+    crash_point("original-restored");
+    for (const auto& t : c.state.targets)
+        if (!t.created_for_kargs) {
+            try {
+                sr.set_pinned(t.deployment, t.was_pinned);
+            } catch (const Error& e) {
+                c.log.line("could not restore the pin of " + t.target + ": " + e.what());
+            }
+        }
+    bool kargs_booted = false;
+    for (const auto& d : sr.deployments()) {
+        if (d.kargs_for.empty())
+            continue;
+        if (d.ref == booted.ref)
+            kargs_booted = true;
+        else
+            sr.undeploy(d.ref);
+    }
+    return !kargs_booted;
+}
+
+// The end: state first, then the units (a crash in between leaves units
+// that remove themselves at the next boot, see resume_experiment).
+void conclude(Context& c) {
+    write_report(c);
+    c.state = core::finish(c.state);
+    c.save();
+    crash_point("finished");
+    remove_units(c.host);
+    crash_point("units-removed");
+}
+
+BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
+    c.log.line(c.state.aborted ? "aborting: putting the machine back" : "all runs done: putting the machine back");
+    if (!restore_machine(c, booted)) {
+        c.log.line("booted into a deployment made for kernel arguments; it is removed after the next boot");
+        c.host.reboot();
+        return BootOutcome::rebooting;
+    }
+    conclude(c);
+    c.log.line("experiment " + c.state.experiment + " " + core::to_string(c.state.phase) + ": " +
+               std::to_string(c.state.count(core::SlotStatus::done)) + " runs done, " +
+               std::to_string(c.state.count(core::SlotStatus::failed)) + " failed; results in " +
+               c.results().string());
+    if (booted.ref == c.state.original_default)
+        return BootOutcome::finished;
+    c.host.reboot(); // back into the system the user had
+    return BootOutcome::rebooting;
+}
+
+BootOutcome next_step(Context& c, const core::DeploymentInfo& booted) {
+    return c.state.phase == core::Phase::running ? switch_and_reboot(c) : finish_experiment(c, booted);
+}
+
+core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
+    const core::RunSlot& slot = *c.state.current_run();
+    SuiteRequest req;
+    req.experiment = &c.experiment;
+    req.target = c.experiment.find_target(slot.target);
+    if (!req.target)
+        throw Error("run " + slot.run_id + " names target '" + slot.target +
+                    "', which the saved experiment file does not have");
+    req.run_id = slot.run_id;
+    req.attempt = slot.attempts;
+    req.run_dir = c.results() / "runs" / slot.run_id / ("attempt-" + std::to_string(slot.attempts));
+    req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
+                      booted.image.empty() ? booted.refspec : booted.image, booted.version};
+    core::RunResult r = run_suite(req, c.clock);
+    r.experiment = c.state.experiment;
+    r.run_id = slot.run_id;
+    r.target = slot.target;
+    r.attempt = slot.attempts;
+    return r;
+}
+
+// A result stored before a crash that came before the state advanced: the
+// run is finished, and measuring it again would replace a finished result.
+std::optional<core::RunResult> stored_result(Context& c, const core::RunSlot& slot) {
+    fs::path file = result_file(c, slot.run_id);
+    if (!fs::exists(file))
+        return std::nullopt;
+    try {
+        return core::run_result_from_json(nlohmann::json::parse(read_text_file(file)), file.string());
+    } catch (const std::exception& e) {
+        c.log.line("ignoring unreadable " + file.string() + " (" + e.what() + "); measuring again");
+        return std::nullopt;
+    }
+}
+
+BootOutcome complete_with(Context& c, const core::DeploymentInfo& booted, const core::RunResult& r,
+                          double seconds) {
+    bool ok = r.status != core::RunStatus::failed;
+    c.log.line("run " + r.run_id + ": " + core::to_string(r.status) + (ok ? "" : " (" + r.failure + ")") +
+               ", " + std::to_string(r.metrics.size()) + " metrics");
+    c.state = core::complete_run(c.state, ok ? core::SlotStatus::done : core::SlotStatus::failed,
+                                 r.failure, seconds);
+    c.save();
+    crash_point("state-advanced");
+    return next_step(c, booted);
+}
+
+BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
+    if (auto stored = stored_result(c, *c.state.current_run())) {
+        c.log.line("run " + stored->run_id + " was stored before an interruption; not measuring it again");
+        return complete_with(c, booted, *stored, 0);
+    }
+    if (core::attempts_exhausted(c.state)) {
+        const core::RunSlot& slot = *c.state.current_run();
+        std::string why = "interrupted " + std::to_string(slot.attempts) +
+                          " times (crash or power loss during the run); given up";
+        c.log.line("run " + slot.run_id + ": " + why);
+        store_failed_run(c, slot, why);
+        c.state = core::give_up_run(c.state, why);
+        c.save();
+        return next_step(c, booted);
+    }
+    c.state = core::begin_attempt(c.state);
+    c.save();
+    crash_point("attempt-started");
+    double t0 = c.clock.monotonic_s();
+    core::RunResult r = measure(c, booted);
+    crash_point("suite-done");
+    store_result(c, r);
+    crash_point("result-stored");
+    return complete_with(c, booted, r, c.clock.monotonic_s() - t0);
+}
+
+} // namespace
+
+void start_experiment(Host& host, const core::Experiment& e, const std::string& experiment_text,
+                      const std::map<std::string, core::DeploymentRef>& targets, Clock& clock,
+                      const StartOptions& options) {
+    StatePaths paths{host.state_dir()};
+    if (auto old = load_state_if_present(paths.state());
+        old && old->phase != core::Phase::finished && old->phase != core::Phase::aborted)
+        throw Error("experiment '" + old->experiment + "' is already running here (" +
+                    core::to_string(old->phase) + ", run " + std::to_string(old->current + 1) + " of " +
+                    std::to_string(old->runs.size()) +
+                    "); see it with 'bootbench status', stop it with 'bootbench abort'");
+    Sysroot& sr = host.sysroot();
+    if (sr.has_staged() && options.staged == StagedPolicy::refuse)
+        throw Error("a staged update is waiting; starting would drop it. Reboot into it first, or "
+                    "start with --drop-staged");
+    std::vector<core::TargetState> ts;
+    auto deployments = sr.deployments();
+    for (const auto& t : e.targets) {
+        const core::DeploymentRef& ref = targets.at(t.name);
+        bool pinned = false;
+        for (const auto& d : deployments)
+            pinned = pinned || (d.ref == ref && d.pinned);
+        if (t.kargs.empty())
+            ts.push_back({t.name, ref, pinned, false});
+        else
+            ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
+    }
+    core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref,
+                                        clock.now_iso8601());
+    fs::path results = paths.results(e.name);
+    if (fs::exists(results)) // never overwrite an earlier experiment's results
+        fs::rename(results, results.string() + ".before-" + s.started_at);
+    make_dirs(results);
+    write_file_atomic(paths.experiment(), experiment_text);
+    write_file_atomic(results / "experiment.toml", experiment_text);
+    save_state(paths.initial_state(), s);
+    save_state(paths.state(), s);
+    crash_point("start-state-written");
+    install_binary(paths.binary(), options.binary);
+    for (const auto& d : all_deployments(host))
+        install_unit(host.etc_dir(d), unit_timeout_s(e));
+    for (const auto& t : s.targets)
+        sr.set_pinned(t.deployment, true);
+    s.phase = core::Phase::running;
+    save_state(paths.state(), s);
+    RunLog log(results / "bootbench.log", clock);
+    log.line("started experiment " + e.name + ": " + std::to_string(s.runs.size()) + " runs on " +
+             host.describe());
+    Context c{host, clock, paths, s, e, log};
+    if (!options.reboot) {
+        sr.set_default(s.expected, options.staged);
+        c.state = core::mark_default_set(c.state);
+        c.save();
+        log.line("prepared; " + core::describe(s.expected) + " boots next: reboot to begin");
+        return;
+    }
+    switch_and_reboot(c);
+}
+
+BootOutcome resume_experiment(Host& host, Clock& clock) {
+    StatePaths paths{host.state_dir()};
+    auto state = load_state_if_present(paths.state());
+    if (!state)
+        return BootOutcome::idle;
+    core::DeploymentInfo booted = host.booted();
+    core::BootDecision d = core::decide_on_boot(*state, booted.ref);
+    if (d.action == core::BootAction::nothing) {
+        if (state->phase == core::Phase::finished || state->phase == core::Phase::aborted)
+            remove_units(host); // left by a crash between the end and the cleanup
+        return BootOutcome::idle;
+    }
+    Context c = open_context(host, clock, std::move(*state));
+    c.log.line("boot into " + core::describe(booted.ref) + ": " + d.message);
+    switch (d.action) {
+    case core::BootAction::set_default_again:
+        return switch_and_reboot(c);
+    case core::BootAction::wrong_boot: {
+        size_t run = c.state.current;
+        c.state = core::record_wrong_boot(c.state, booted.ref);
+        c.save();
+        if (c.state.current == run) // attempts left: make the expected one default again
+            return switch_and_reboot(c);
+        store_failed_run(c, c.state.runs[run], c.state.runs[run].failure);
+        return next_step(c, booted);
+    }
+    case core::BootAction::finish:
+        return finish_experiment(c, booted);
+    case core::BootAction::run_suite:
+        return run_current(c, booted);
+    case core::BootAction::nothing:
+        break;
+    }
+    return BootOutcome::idle;
+}
+
+void abort_experiment(Host& host, Clock& clock) {
+    StatePaths paths{host.state_dir()};
+    std::optional<core::State> state;
+    try {
+        state = load_state_if_present(paths.state());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "bootbench: %s\nbootbench: falling back to %s\n", e.what(),
+                     paths.initial_state().c_str());
+        state = load_state(paths.initial_state());
+    }
+    if (!state)
+        throw Error("no experiment to abort: there is no state in " + paths.dir.string());
+    Context c = open_context(host, clock, core::abort_experiment(*state, "aborted by the user"));
+    c.save();
+    core::DeploymentInfo booted = host.booted();
+    if (!restore_machine(c, booted)) {
+        c.log.line("booted into a deployment made for kernel arguments: it is removed after the next boot");
+        return;
+    }
+    conclude(c);
+    c.log.line("aborted; " + core::describe(c.state.original_default) +
+               " boots next; results kept in " + c.results().string());
+}
+
+} // namespace bootbench::sys

@@ -1,0 +1,47 @@
+#include "sys/state_store.hpp"
+
+#include "core/error.hpp"
+#include "sys/files.hpp"
+
+namespace bootbench::sys {
+
+namespace {
+
+std::string recovery(const fs::path& file) {
+    return ". The experiment cannot go on from a damaged state; run 'bootbench abort' to put the "
+           "machine back (it falls back to " +
+           (file.parent_path() / "state.initial.json").string() + ") and keep the results collected so far";
+}
+
+} // namespace
+
+core::State load_state(const fs::path& file) {
+    std::string text = read_text_file(file);
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw Error(file.string() + ": the state file is corrupt or truncated (" +
+                    (text.empty() ? std::string("it is empty") : std::string(e.what())) + ")" +
+                    recovery(file));
+    }
+    try {
+        return core::state_from_json(j, file.string());
+    } catch (const Error& e) {
+        throw Error(std::string(e.what()) + recovery(file));
+    }
+}
+
+std::optional<core::State> load_state_if_present(const fs::path& file) {
+    std::error_code ec;
+    if (!fs::exists(file, ec))
+        return std::nullopt;
+    return load_state(file);
+}
+
+void save_state(const fs::path& file, const core::State& s) {
+    make_dirs(file.parent_path());
+    write_file_atomic(file, core::to_json(s).dump(2) + "\n");
+}
+
+} // namespace bootbench::sys

@@ -1,0 +1,36 @@
+#pragma once
+// Where an experiment lives on disk, and the state file's load and save.
+//
+//   <state_dir>/state.json          the State, written atomically after every step
+//   <state_dir>/state.initial.json  the State as start wrote it (abort's fallback)
+//   <state_dir>/experiment.toml     the experiment file, as started
+//   <state_dir>/bin/bootbench       the binary the unit runs (every deployment sees /var)
+//   <state_dir>/results/<name>/     runs/<run>.json, runs/<run>/ raw logs, log, report.*
+#include "core/state.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+struct StatePaths {
+    fs::path dir;
+    fs::path state() const { return dir / "state.json"; }
+    fs::path initial_state() const { return dir / "state.initial.json"; }
+    fs::path experiment() const { return dir / "experiment.toml"; }
+    fs::path binary() const { return dir / "bin" / "bootbench"; }
+    fs::path lock() const { return dir / "lock"; }
+    fs::path results(const std::string& experiment) const { return dir / "results" / experiment; }
+};
+
+// Throws bootbench::Error with the file's path and how to recover when the
+// file is unreadable, truncated or not a valid state.
+core::State load_state(const fs::path& file);
+// nullopt when there is no state file (no experiment was started here).
+std::optional<core::State> load_state_if_present(const fs::path& file);
+void save_state(const fs::path& file, const core::State& s);
+
+} // namespace bootbench::sys

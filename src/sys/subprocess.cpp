@@ -1,0 +1,287 @@
+#include "sys/subprocess.hpp"
+
+#include "core/error.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace bootbench::sys {
+
+namespace {
+
+double monotonic_now() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// A move-only file descriptor owner.
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+Fd open_log(const fs::path& path) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw Error("cannot create log file " + path.string() + ": " + std::strerror(errno));
+    return Fd(fd);
+}
+
+// The benchmarks print numbers the parsers read: make them locale-neutral.
+std::vector<std::string> child_environment() {
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e)
+        if (std::strncmp(*e, "LC_ALL=", 7) != 0)
+            env.emplace_back(*e);
+    env.emplace_back("LC_ALL=C");
+    return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& v) {
+    std::vector<char*> out;
+    for (auto& s : v)
+        out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+bool is_executable_file(const fs::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// The child starts with default signal handling and an empty signal mask,
+// whatever the orchestrator blocked, in a new process group of its own.
+void init_attributes(posix_spawnattr_t& attr) {
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                        POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD})
+        sigaddset(&defaults, sig);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+}
+
+} // namespace
+
+std::optional<fs::path> find_program(const std::string& program) {
+    if (program.empty())
+        return std::nullopt;
+    if (program.find('/') != std::string::npos)
+        return is_executable_file(program) ? std::optional<fs::path>(program) : std::nullopt;
+    const char* path_env = std::getenv("PATH");
+    std::string path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t colon = path.find(':', start);
+        if (colon == std::string::npos)
+            colon = path.size();
+        std::string dir = path.substr(start, colon - start);
+        fs::path candidate = fs::path(dir.empty() ? "." : dir) / program;
+        if (is_executable_file(candidate))
+            return candidate;
+        start = colon + 1;
+    }
+    return std::nullopt;
+}
+
+InterruptWatch::InterruptWatch() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+        sigaddset(&set, sig);
+    if (pthread_sigmask(SIG_BLOCK, &set, &old_mask_) != 0)
+        throw Error("cannot block SIGINT/SIGTERM to watch for interruptions");
+    restore_ = true;
+    fd_ = ::signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (fd_ < 0) {
+        int err = errno;
+        pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+        throw Error(std::string("cannot create a signalfd: ") + std::strerror(err));
+    }
+}
+
+InterruptWatch::~InterruptWatch() {
+    ::close(fd_);
+    if (restore_)
+        pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+}
+
+void InterruptWatch::throw_if_interrupted(const std::string& doing) const {
+    signalfd_siginfo info{};
+    if (::read(fd_, &info, sizeof info) != static_cast<ssize_t>(sizeof info))
+        return;
+    int sig = static_cast<int>(info.ssi_signo);
+    throw Error(std::string("interrupted by SIG") + sigabbrev_np(sig) + " while " + doing +
+                "; its processes were stopped and no result was written");
+}
+
+ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
+    if (spec.argv.empty())
+        throw Error("cannot start a process without a program name");
+    auto path = find_program(spec.argv[0]);
+    if (!path)
+        throw Error("cannot start " + spec.argv[0] + ": not found on PATH");
+    Fd out = open_log(spec.stdout_path);
+    Fd err = open_log(spec.stderr_path);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out.get(), 1);
+    posix_spawn_file_actions_adddup2(&actions, err.get(), 2);
+    posix_spawnattr_t attr;
+    init_attributes(attr);
+    std::vector<std::string> args = spec.argv;
+    std::vector<std::string> env = child_environment();
+    auto c_args = c_strings(args);
+    auto c_env = c_strings(env);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, path->c_str(), &actions, &attr, c_args.data(), c_env.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0)
+        throw Error("cannot start " + path->string() + ": " + std::strerror(rc));
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) {
+        int e = errno;
+        ::kill(-pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        throw Error(std::string("cannot watch the benchmark process (pidfd_open: ") + std::strerror(e) +
+                    "); bootbench needs Linux 5.3 or later");
+    }
+    return ProcessGroup(pid, pidfd);
+}
+
+ProcessGroup::ProcessGroup(ProcessGroup&& other) noexcept
+    : pid_(other.pid_), pidfd_(other.pidfd_), reaped_(other.reaped_), status_(other.status_) {
+    other.pid_ = -1;
+    other.pidfd_ = -1;
+}
+
+ProcessGroup& ProcessGroup::operator=(ProcessGroup&& other) noexcept {
+    if (this != &other) {
+        release();
+        pid_ = other.pid_;
+        pidfd_ = other.pidfd_;
+        reaped_ = other.reaped_;
+        status_ = other.status_;
+        other.pid_ = -1;
+        other.pidfd_ = -1;
+    }
+    return *this;
+}
+
+ProcessGroup::~ProcessGroup() { release(); }
+
+void ProcessGroup::release() noexcept {
+    if (pid_ > 0 && !reaped_) {
+        ::kill(-pid_, SIGKILL);
+        while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
+        }
+    }
+    if (pidfd_ >= 0)
+        ::close(pidfd_);
+    pid_ = -1;
+    pidfd_ = -1;
+}
+
+void ProcessGroup::signal_group(int sig) const {
+    // Once the leader is reaped its id may be reused: never signal it then.
+    if (pid_ > 0 && !reaped_)
+        ::kill(-pid_, sig);
+}
+
+// The leader is a zombie until reaped, which keeps the group id from being
+// reused: kill what is left of the group first, then reap.
+void ProcessGroup::reap() {
+    signal_group(SIGKILL);
+    while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    ::close(pidfd_);
+    pidfd_ = -1;
+}
+
+bool ProcessGroup::wait_exit(double timeout_s, int interrupt_fd) {
+    if (reaped_)
+        return true;
+    double deadline = monotonic_now() + timeout_s;
+    for (;;) {
+        pollfd fds[2] = {{pidfd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+        int ms = timeout_s < 0 ? -1
+                               : static_cast<int>(std::ceil(std::max(0.0, deadline - monotonic_now()) * 1000));
+        int rc = ::poll(fds, interrupt_fd >= 0 ? 2 : 1, ms);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            throw Error(std::string("cannot wait for a benchmark process: ") + std::strerror(errno));
+        if (fds[0].revents != 0) {
+            reap();
+            return true;
+        }
+        if (rc == 0 || fds[1].revents != 0)
+            return false;
+    }
+}
+
+void ProcessGroup::stop(double grace_s) {
+    if (reaped_ || pid_ <= 0)
+        return;
+    signal_group(SIGTERM);
+    if (!wait_exit(grace_s)) {
+        signal_group(SIGKILL);
+        wait_exit(-1);
+    }
+}
+
+ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch) {
+    double start = monotonic_now();
+    ProcessGroup group = ProcessGroup::spawn(spec);
+    ProcessOutcome outcome;
+    outcome.pgid = group.pgid();
+    bool exited = group.wait_exit(spec.timeout_s > 0 ? spec.timeout_s : -1, watch ? watch->fd() : -1);
+    if (!exited && watch)
+        watch->throw_if_interrupted("running " + spec.argv[0]); // ~ProcessGroup kills the group
+    if (!exited) {
+        outcome.end = ProcessEnd::timed_out;
+        group.stop(spec.grace_s);
+    } else if (WIFEXITED(group.wait_status())) {
+        outcome.exit_status = WEXITSTATUS(group.wait_status());
+    } else {
+        outcome.end = ProcessEnd::signaled;
+        outcome.signal = WTERMSIG(group.wait_status());
+    }
+    outcome.wall_s = monotonic_now() - start;
+    return outcome;
+}
+
+} // namespace bootbench::sys

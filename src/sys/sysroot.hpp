@@ -1,0 +1,67 @@
+#pragma once
+// An ostree sysroot through libostree: list deployments, make one the
+// default, pin, deploy a commit again with other kernel arguments, undeploy.
+// Works the same on "/" and on a throwaway sysroot folder (the sandbox).
+#include "core/deployment.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+typedef struct OstreeSysroot OstreeSysroot;
+typedef struct _OstreeDeployment OstreeDeployment;
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+enum class StagedPolicy { refuse, drop };
+
+class Sysroot {
+public:
+    // Opens and loads the sysroot at `path` ("/" on a booted host).
+    explicit Sysroot(const fs::path& path);
+    ~Sysroot();
+    Sysroot(const Sysroot&) = delete;
+    Sysroot& operator=(const Sysroot&) = delete;
+
+    const fs::path& path() const { return path_; }
+    // Re-reads the deployments from disk (after another process changed them).
+    void reload();
+
+    std::vector<core::DeploymentInfo> deployments();
+    // libostree's booted deployment; nullopt when this sysroot is not booted.
+    std::optional<core::DeploymentInfo> booted();
+    // The deployment that boots next: the first one that is not staged.
+    core::DeploymentInfo default_deployment();
+    bool has_staged();
+
+    // Moves `ref` to the top of the boot order. Everything else keeps its place.
+    void set_default(const core::DeploymentRef& ref, StagedPolicy staged = StagedPolicy::refuse);
+    void set_pinned(const core::DeploymentRef& ref, bool pinned);
+    // Deploys `base`'s commit again with `kargs` appended to its kernel
+    // arguments, placed last in the boot order and marked as bootbench's.
+    core::DeploymentRef deploy_with_kargs(const core::DeploymentRef& base,
+                                          const std::vector<std::string>& kargs,
+                                          const std::string& target);
+    // Removes a deployment (never the booted one).
+    void undeploy(const core::DeploymentRef& ref);
+
+    // <sysroot>/ostree/deploy/<stateroot>/deploy/<csum>.<serial>
+    fs::path deployment_dir(const core::DeploymentRef& ref);
+    // <sysroot>/ostree/deploy/<stateroot>/var
+    fs::path stateroot_var(const std::string& stateroot) const;
+    // Finds the deployment whose folder is `dir` (after resolving links).
+    std::optional<core::DeploymentInfo> deployment_at(const fs::path& dir);
+
+private:
+    OstreeDeployment* find(const core::DeploymentRef& ref);
+    void write_order(std::vector<OstreeDeployment*> order, const std::string& doing);
+    class Lock;
+
+    fs::path path_;
+    OstreeSysroot* sysroot_ = nullptr;
+};
+
+} // namespace bootbench::sys

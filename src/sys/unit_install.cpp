@@ -1,0 +1,61 @@
+#include "sys/unit_install.hpp"
+
+#include "core/error.hpp"
+#include "sys/files.hpp"
+#include "unit_text.hpp"
+
+namespace bootbench::sys {
+
+namespace {
+
+fs::path unit_path(const fs::path& etc) { return etc / "systemd/system" / kResumeUnitName; }
+fs::path wants_link(const fs::path& etc) {
+    return etc / "systemd/system/multi-user.target.wants" / kResumeUnitName;
+}
+
+} // namespace
+
+std::string resume_unit_text(int timeout_s) {
+    std::string text = kResumeUnitText;
+    const std::string key = "@TIMEOUT@";
+    auto pos = text.find(key);
+    if (pos != std::string::npos)
+        text.replace(pos, key.size(), std::to_string(timeout_s));
+    return text;
+}
+
+void install_unit(const fs::path& etc_dir, int timeout_s) {
+    make_dirs(wants_link(etc_dir).parent_path());
+    write_file_atomic(unit_path(etc_dir), resume_unit_text(timeout_s));
+    std::error_code ec;
+    fs::remove(wants_link(etc_dir), ec);
+    fs::create_symlink(std::string("../") + kResumeUnitName, wants_link(etc_dir), ec);
+    if (ec)
+        throw Error("cannot enable the unit in " + etc_dir.string() + ": " + ec.message());
+}
+
+void remove_unit(const fs::path& etc_dir) {
+    std::error_code ec;
+    fs::remove(wants_link(etc_dir), ec);
+    fs::remove(unit_path(etc_dir), ec);
+    if (ec)
+        throw Error("cannot remove the unit from " + etc_dir.string() + ": " + ec.message());
+}
+
+bool unit_installed(const fs::path& etc_dir) {
+    std::error_code ec;
+    return fs::exists(unit_path(etc_dir), ec) && fs::is_symlink(wants_link(etc_dir), ec);
+}
+
+void install_binary(const fs::path& dest, const fs::path& source) {
+    make_dirs(dest.parent_path());
+    std::error_code ec;
+    fs::path self = source.empty() ? fs::read_symlink("/proc/self/exe", ec) : source;
+    if (ec)
+        throw Error("cannot find the running bootbench binary: " + ec.message());
+    if (fs::exists(dest, ec) && fs::equivalent(self, dest, ec))
+        return;
+    write_file_atomic(dest, read_text_file(self), 0755);
+}
+
+} // namespace bootbench::sys

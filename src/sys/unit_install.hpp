@@ -1,0 +1,21 @@
+#pragma once
+// The post-boot unit in a deployment's /etc, and the binary it runs.
+#include <filesystem>
+#include <string>
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+// The unit file's text with its time limit filled in.
+std::string resume_unit_text(int timeout_s);
+// Writes etc/systemd/system/bootbench-resume.service and its
+// multi-user.target.wants link. Idempotent.
+void install_unit(const fs::path& etc_dir, int timeout_s);
+// Removes both; absent files are fine.
+void remove_unit(const fs::path& etc_dir);
+bool unit_installed(const fs::path& etc_dir);
+// Copies `source` (empty: the running binary) to `dest` (atomically, mode 0755).
+void install_binary(const fs::path& dest, const fs::path& source = {});
+
+} // namespace bootbench::sys

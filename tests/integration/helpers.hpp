@@ -1,0 +1,61 @@
+#pragma once
+// Helpers shared by the sys/ tests: a temporary folder and a fake clock.
+#include "sys/clock.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace testing {
+
+namespace fs = std::filesystem;
+
+// A fresh folder under $TMPDIR, removed with everything in it.
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "bootbench-test-XXXXXX").string();
+        path_ = ::mkdtemp(tmpl.data());
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+inline void write(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+}
+
+inline std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Time that passes only when the code under test sleeps.
+class FakeClock final : public bootbench::sys::Clock {
+public:
+    double boot_offset = 1000; // seconds from boot to the clock's zero
+    double now = 0;
+    int sleeps = 0;
+    double monotonic_s() override { return now; }
+    double since_boot_s() override { return boot_offset + now; }
+    std::string now_iso8601() override { return "2026-11-30T10:00:00+00:00"; }
+    void sleep_s(double seconds) override {
+        ++sleeps;
+        now += seconds;
+    }
+};
+
+} // namespace testing

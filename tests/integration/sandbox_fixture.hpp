@@ -1,0 +1,51 @@
+#pragma once
+// A sandbox sysroot for one test: built with libostree, booted with the
+// emulated bootloader, running the real bootbench binary at every boot.
+#include "core/experiment.hpp"
+#include "core/state.hpp"
+#include "sys/clock.hpp"
+#include "sys/host.hpp"
+#include "sys/orchestrator.hpp"
+#include "sys/sandbox.hpp"
+#include "sys/state_store.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bootbench::test {
+
+namespace fs = std::filesystem;
+
+// Two targets, `runs` each, and a suite of one fast `command` bench.
+std::string fast_experiment(int runs, const std::string& extra_experiment_keys = "");
+
+class Sandbox {
+public:
+    explicit Sandbox(const std::string& experiment_toml);
+    ~Sandbox();
+    Sandbox(const Sandbox&) = delete;
+    Sandbox& operator=(const Sandbox&) = delete;
+
+    void start();
+    sys::EmulatedBoot boot(); // one emulated boot
+    // Boots until no reboot is asked for; returns the number of boots.
+    int boot_until_done(int max_boots = 40);
+
+    sys::SandboxHost host();
+    sys::StatePaths paths();
+    core::State state();
+    fs::path results() { return paths().results(experiment.name); }
+    std::map<std::string, std::string> result_files(); // run id -> content
+    std::string booted_name(); // which target (or "host") the bootloader picks now
+    std::string name_of(const fs::path& deployment_dir);
+
+    core::Experiment experiment;
+    std::string text;
+    fs::path dir;
+    sys::SandboxLayout layout;
+    sys::RealClock clock;
+};
+
+} // namespace bootbench::test

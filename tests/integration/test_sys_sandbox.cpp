@@ -1,0 +1,79 @@
+// The sandbox sysroot and its emulated bootloader, with real libostree.
+#include "../unit/catch.hpp"
+#include "core/resolve.hpp"
+#include "sandbox_fixture.hpp"
+#include "sys/files.hpp"
+#include "sys/unit_install.hpp"
+
+using namespace bootbench;
+using namespace bootbench::test;
+
+TEST_CASE("a sandbox has a deployment per target and the host's own as default", "[sandbox]") {
+    Sandbox sb(fast_experiment(1));
+    sys::SandboxHost h = sb.host();
+    sys::Sysroot& sr = h.sysroot();
+    auto ds = sr.deployments();
+    REQUIRE(ds.size() == 3);
+    CHECK(ds[0].ref == sb.layout.host_default);
+    CHECK(sb.booted_name() == "host");
+    // Origins say what the selectors say, so the real resolution rules apply.
+    for (const auto& t : sb.experiment.targets) {
+        auto r = core::resolve_target(t, ds);
+        REQUIRE(r.deployment);
+        CHECK(r.deployment->ref == sb.layout.targets.at(t.name));
+    }
+    CHECK(ds[0].version == "sandbox-host");
+    CHECK(fs::exists(sb.layout.sysroot / "boot/loader/entries"));
+}
+
+TEST_CASE("making a deployment the default changes the bootloader's choice", "[sandbox]") {
+    Sandbox sb(fast_experiment(1));
+    sys::SandboxHost h = sb.host();
+    h.sysroot().set_default(sb.layout.targets.at("b"));
+    CHECK(sb.booted_name() == "b");
+    h.sysroot().set_default(sb.layout.targets.at("a"));
+    CHECK(sb.booted_name() == "a");
+    auto ds = h.sysroot().deployments();
+    CHECK(ds.size() == 3); // nothing was dropped
+}
+
+TEST_CASE("pinning and kernel-argument deployments", "[sandbox]") {
+    Sandbox sb(fast_experiment(1));
+    sys::SandboxHost h = sb.host();
+    sys::Sysroot& sr = h.sysroot();
+    const auto a = sb.layout.targets.at("a");
+    sr.set_pinned(a, true);
+    bool pinned = false;
+    for (const auto& d : sr.deployments())
+        pinned = pinned || (d.ref == a && d.pinned);
+    CHECK(pinned);
+    auto k = sr.deploy_with_kargs(a, {"mitigations=off"}, "a");
+    CHECK(k.checksum == a.checksum);
+    CHECK(k.serial != a.serial);
+    auto ds = sr.deployments();
+    REQUIRE(ds.size() == 4);
+    CHECK(ds.back().kargs_for == "a");
+    sr.set_default(k);
+    std::string entries;
+    for (const auto& f : fs::directory_iterator(sb.layout.sysroot / "boot/loader/entries"))
+        entries += sys::read_text_file(f.path());
+    CHECK(entries.find("mitigations=off") != std::string::npos);
+    sr.set_default(sb.layout.host_default);
+    sr.undeploy(k);
+    CHECK(sr.deployments().size() == 3);
+}
+
+TEST_CASE("the unit is installed with its wants link and removed", "[sandbox]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path etc = sb.host().etc_dir(sb.layout.targets.at("a"));
+    sys::install_unit(etc, 900);
+    CHECK(sys::unit_installed(etc));
+    std::string unit = sys::read_text_file(etc / "systemd/system/bootbench-resume.service");
+    CHECK(unit.find("TimeoutStartSec=900") != std::string::npos);
+    CHECK(unit.find("Type=oneshot") != std::string::npos);
+    CHECK(fs::read_symlink(etc / "systemd/system/multi-user.target.wants/bootbench-resume.service") ==
+          "../bootbench-resume.service");
+    sys::remove_unit(etc);
+    CHECK_FALSE(sys::unit_installed(etc));
+    CHECK_FALSE(fs::exists(etc / "systemd/system/bootbench-resume.service"));
+}

@@ -1,0 +1,172 @@
+#include "catch.hpp"
+#include "core/parsers.hpp"
+
+#include <fstream>
+#include <sstream>
+
+using namespace bootbench::core;
+
+namespace {
+
+std::string data(const std::string& name) {
+    std::ifstream in(std::string(TEST_DATA_DIR) + "/" + name, std::ios::binary);
+    REQUIRE(in);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::optional<double> get(const std::vector<MetricValue>& values, const std::string& key) {
+    for (const auto& v : values)
+        if (v.key == key)
+            return v.value;
+    return std::nullopt;
+}
+
+Bench bench_of(BenchKind kind, const std::string& name) {
+    Bench b;
+    b.kind = kind;
+    b.name = name;
+    return b;
+}
+
+MetricSpec spec(const std::string& key, const std::string& regex, Better better = Better::lower) {
+    MetricSpec m;
+    m.key = key;
+    m.regex = regex;
+    m.unit = "ms";
+    m.better = better;
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("perf sched pipe: real output") {
+    auto v = parse_perf_sched_pipe(data("perf_sched_pipe.txt"));
+    CHECK(v.size() == 2);
+    CHECK(get(v, "sched_pipe_usecs_op") == 4.1485);
+    CHECK(get(v, "sched_pipe_ops_sec") == 241050);
+    auto loaded = parse_perf_sched_pipe(data("perf_sched_pipe_loaded.txt"));
+    CHECK(get(loaded, "sched_pipe_usecs_op") == 23.8042);
+    CHECK(get(loaded, "sched_pipe_ops_sec") == 42009);
+}
+
+TEST_CASE("perf sched pipe: truncated and garbage output give no values") {
+    CHECK(parse_perf_sched_pipe(data("perf_sched_pipe_truncated.txt")).empty());
+    auto partial = parse_perf_sched_pipe(data("perf_sched_pipe_no_ops.txt"));
+    CHECK(get(partial, "sched_pipe_usecs_op") == 4.1485);
+    CHECK_FALSE(get(partial, "sched_pipe_ops_sec"));
+    CHECK(parse_perf_sched_pipe(data("garbage.bin")).empty()); // nan and -12 are not values
+    CHECK(parse_perf_sched_pipe(data("perf_not_a_command.txt")).empty());
+    CHECK(parse_perf_sched_pipe("").empty());
+    CHECK(parse_perf_sched_pipe("usecs/op\n12usecs/op\n").empty());
+}
+
+TEST_CASE("perf sched messaging: real, truncated and foreign output") {
+    CHECK(get(parse_perf_sched_messaging(data("perf_sched_messaging.txt")), "sched_messaging_total_s") == 2.133);
+    CHECK(parse_perf_sched_messaging(data("perf_sched_messaging_truncated.txt")).empty());
+    CHECK(parse_perf_sched_messaging(data("garbage.bin")).empty());
+    // the pipe bench prints "Total time" too, but not for this parser's bench
+    CHECK(get(parse_perf_sched_messaging("     Total time: 0.5 [sec]\n"), "sched_messaging_total_s") == 0.5);
+    CHECK(parse_perf_sched_messaging("     Total time: 0.5 [usec]\n").empty());
+}
+
+TEST_CASE("sysbench threads: real output") {
+    auto v = parse_sysbench_threads(data("sysbench_threads.txt"));
+    CHECK(v.size() == 3);
+    CHECK(get(v, "sysbench_events") == 4833);
+    CHECK(get(v, "sysbench_lat_avg_ms") == 1.24);
+    CHECK(get(v, "sysbench_lat_95th_ms") == 2.35);
+}
+
+TEST_CASE("sysbench threads: truncated and garbage output") {
+    auto cut = parse_sysbench_threads(data("sysbench_threads_truncated.txt"));
+    CHECK(get(cut, "sysbench_events") == 4833);
+    CHECK_FALSE(get(cut, "sysbench_lat_avg_ms"));
+    auto bad = parse_sysbench_threads(data("sysbench_threads_garbage.txt"));
+    CHECK_FALSE(get(bad, "sysbench_events"));
+    CHECK_FALSE(get(bad, "sysbench_lat_avg_ms"));
+    CHECK(get(bad, "sysbench_lat_95th_ms") == 2.35);
+    CHECK(parse_sysbench_threads(data("garbage.bin")).empty());
+    // "avg:" outside the latency section is not the latency
+    CHECK(parse_sysbench_threads("General statistics:\n    avg: 5\n").empty());
+}
+
+TEST_CASE("schbench: the final report's wakeup percentiles, not an interval report's") {
+    auto v = parse_schbench(data("schbench.txt"));
+    CHECK(v.size() == 2);
+    CHECK(get(v, "schbench_p50_us") == 2100);
+    CHECK(get(v, "schbench_p99_us") == 11888);
+}
+
+TEST_CASE("schbench: a run cut short has no final report") {
+    CHECK(parse_schbench(data("schbench_truncated.txt")).empty());
+    CHECK(parse_schbench(data("garbage.bin")).empty());
+    CHECK(parse_schbench("").empty());
+}
+
+TEST_CASE("command: first match of each regex, capture group 1") {
+    std::string out = "warmup 99 ms\nlatency: 12.5 ms\nlatency: 13 ms\nscore=-3\n";
+    auto v = parse_command(out, {spec("lat", "latency: ([0-9.]+)"), spec("score", "score=(\\S+)"),
+                                 spec("absent", "nothing here: (\\d+)"), spec("word", "(warmup)")});
+    CHECK(get(v, "lat") == 12.5);
+    CHECK(get(v, "score") == -3);
+    CHECK_FALSE(get(v, "absent"));
+    CHECK_FALSE(get(v, "word"));
+}
+
+TEST_CASE("parse_number accepts plain non-negative numbers only") {
+    CHECK(parse_number(" 4.5 ") == 4.5);
+    CHECK(parse_number("1e3") == 1000);
+    CHECK_FALSE(parse_number("nan"));
+    CHECK_FALSE(parse_number("inf"));
+    CHECK_FALSE(parse_number("-1"));
+    CHECK_FALSE(parse_number("4.5x"));
+    CHECK_FALSE(parse_number(""));
+}
+
+TEST_CASE("collect_metrics: found, missing and failed, with the reasons a user reads") {
+    Bench pipe = bench_of(BenchKind::perf_sched_pipe, "pipe");
+    auto ok = collect_metrics(pipe, data("perf_sched_pipe.txt"), "", "run/pipe.stdout");
+    REQUIRE(ok.metrics.size() == 2);
+    CHECK(ok.metrics[0].key == "sched_pipe_usecs_op");
+    CHECK(ok.metrics[0].unit == "us/op");
+    CHECK(ok.metrics[0].better == Better::lower);
+    CHECK(ok.metrics[0].bench == "pipe");
+    CHECK(ok.metrics[1].better == Better::higher);
+    CHECK(ok.missing.empty());
+
+    auto partial = collect_metrics(pipe, data("perf_sched_pipe_no_ops.txt"), "", "run/pipe.stdout");
+    CHECK(partial.metrics.size() == 1);
+    REQUIRE(partial.missing.size() == 1);
+    CHECK(partial.missing[0].key == "sched_pipe_ops_sec");
+    CHECK(partial.missing[0].reason == "bench 'pipe': no value in its output (see run/pipe.stdout)");
+
+    auto failed = collect_metrics(pipe, data("perf_sched_pipe.txt"), "timed out after 5 s", "x");
+    CHECK(failed.metrics.empty());
+    REQUIRE(failed.missing.size() == 2);
+    CHECK(failed.missing[1].reason == "bench 'pipe' timed out after 5 s");
+
+    Bench cmd = bench_of(BenchKind::command, "mine");
+    cmd.metrics = {spec("t", "took (\\d+) ms", Better::higher)};
+    auto c = collect_metrics(cmd, "took 42 ms\n", "", "x");
+    REQUIRE(c.metrics.size() == 1);
+    CHECK(c.metrics[0].value == 42);
+    CHECK(c.metrics[0].unit == "ms");
+    CHECK(c.metrics[0].better == Better::higher);
+    auto none = collect_metrics(cmd, "took many ms\n", "", "run/mine.stdout");
+    REQUIRE(none.missing.size() == 1);
+    CHECK(none.missing[0].reason ==
+          "bench 'mine': regex 'took (\\d+) ms' found no number in its output (see run/mine.stdout)");
+}
+
+TEST_CASE("expected metrics use the published keys") {
+    std::vector<std::string> keys;
+    for (auto kind : {BenchKind::perf_sched_pipe, BenchKind::perf_sched_messaging, BenchKind::sysbench_threads,
+                      BenchKind::schbench})
+        for (const auto& m : expected_metrics(bench_of(kind, "b")))
+            keys.push_back(m.key);
+    CHECK(keys == std::vector<std::string>{"sched_pipe_usecs_op", "sched_pipe_ops_sec", "sched_messaging_total_s",
+                                           "sysbench_events", "sysbench_lat_avg_ms", "sysbench_lat_95th_ms",
+                                           "schbench_p50_us", "schbench_p99_us"});
+}

@@ -1,0 +1,81 @@
+#include "catch.hpp"
+#include "core/resolve.hpp"
+
+using namespace bootbench::core;
+
+namespace {
+
+DeploymentInfo dep(int index, const std::string& csum, const std::string& image,
+                   const std::string& refspec = "") {
+    DeploymentInfo d;
+    d.index = index;
+    d.ref = {"fedora", csum, 0};
+    d.image = image;
+    d.refspec = refspec;
+    return d;
+}
+
+Target target(SelectorKind kind, const std::string& value, int index = -1) {
+    Target t;
+    t.name = "t";
+    t.selector = {kind, value, index};
+    return t;
+}
+
+const std::vector<DeploymentInfo> kDeps = {
+    dep(0, "aaaa1111", "ostree-image-signed:docker://ghcr.io/ublue-os/bluefin-dx:stable"),
+    dep(1, "bbbb2222", "ostree-unverified-registry:ghcr.io/x/margine:stable"),
+    dep(2, "aaaa3333", "", "fedora:fedora/41/x86_64/silverblue"),
+};
+
+} // namespace
+
+TEST_CASE("image selectors match with or without the transport prefix", "[resolve]") {
+    auto r = resolve_target(target(SelectorKind::image, "ghcr.io/ublue-os/bluefin-dx:stable"), kDeps);
+    REQUIRE(r.deployment);
+    CHECK(r.deployment->index == 0);
+    r = resolve_target(target(SelectorKind::image, "ostree-image-signed:docker://ghcr.io/x/margine:stable"), kDeps);
+    REQUIRE(r.deployment);
+    CHECK(r.deployment->index == 1);
+    CHECK(normalize_image("ostree-remote-image:fedora:docker://quay.io/f/s:41") == "quay.io/f/s:41");
+}
+
+TEST_CASE("an image no deployment has can be staged", "[resolve]") {
+    auto r = resolve_target(target(SelectorKind::image, "ghcr.io/x/other:stable"), kDeps);
+    CHECK_FALSE(r.deployment);
+    CHECK(r.not_deployed);
+    CHECK(r.error == "no deployment has image ghcr.io/x/other:stable");
+}
+
+TEST_CASE("refspec matches exactly or without the remote", "[resolve]") {
+    CHECK(resolve_target(target(SelectorKind::refspec, "fedora:fedora/41/x86_64/silverblue"), kDeps).deployment->index == 2);
+    CHECK(resolve_target(target(SelectorKind::refspec, "fedora/41/x86_64/silverblue"), kDeps).deployment->index == 2);
+}
+
+TEST_CASE("checksum prefixes must be unique", "[resolve]") {
+    CHECK(resolve_target(target(SelectorKind::checksum, "bbbb"), kDeps).deployment->index == 1);
+    auto r = resolve_target(target(SelectorKind::checksum, "aaaa"), kDeps);
+    CHECK_FALSE(r.deployment);
+    CHECK(r.error == "2 deployments have checksum aaaa (0, 2): select one with checksum = \"...\" or deployment = N");
+    CHECK_FALSE(r.not_deployed);
+}
+
+TEST_CASE("deployment index; staged and bootbench's own are never targets", "[resolve]") {
+    CHECK(resolve_target(target(SelectorKind::deployment, "", 1), kDeps).deployment->ref.checksum == "bbbb2222");
+    CHECK(resolve_target(target(SelectorKind::deployment, "", 7), kDeps).error == "no deployment at index 7");
+    auto deps = kDeps;
+    deps[1].staged = true;
+    deps[0].kargs_for = "x";
+    CHECK(resolve_target(target(SelectorKind::deployment, "", 1), deps).error ==
+          "no deployment at index 1 that can be used (it is staged)");
+    CHECK_FALSE(resolve_target(target(SelectorKind::image, "ghcr.io/ublue-os/bluefin-dx:stable"), deps).deployment);
+}
+
+TEST_CASE("deployments are described for people", "[resolve]") {
+    auto d = kDeps[0];
+    d.booted = true;
+    d.pinned = true;
+    d.version = "41.20261130";
+    CHECK(describe(d) == "0: fedora/aaaa1111.0 image ostree-image-signed:docker://ghcr.io/ublue-os/"
+                         "bluefin-dx:stable version 41.20261130 (booted, pinned)");
+}

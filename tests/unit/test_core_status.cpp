@@ -1,0 +1,48 @@
+#include "catch.hpp"
+#include "core/status.hpp"
+
+using namespace bootbench::core;
+
+namespace {
+
+StatusInput sample() {
+    Experiment e;
+    e.name = "kern";
+    e.runs = 2;
+    for (const char* n : {"a", "b"}) {
+        Target t;
+        t.name = n;
+        e.targets.push_back(t);
+    }
+    State s = initial_state(e, plan_runs(e), {{"a", {"os", "aa", 0}, false, false}, {"b", {"os", "bb", 0}, false, false}},
+                            {"os", "cc", 0}, "2026-11-30T01:00:00+00:00");
+    s.phase = Phase::running;
+    s = complete_run(begin_attempt(s), SlotStatus::done, "", 100);
+    s = complete_run(begin_attempt(s), SlotStatus::failed, "no metric collected", 100);
+    RunResult r;
+    r.run_id = "a-1";
+    r.metrics.push_back({"sched_pipe_usecs_op", 4.45, "us/op", Better::lower, "perf-sched-pipe"});
+    return {s, r, "/var/lib/bootbench/results/kern", 600};
+}
+
+} // namespace
+
+TEST_CASE("status says what is next, what failed, and when it ends", "[status]") {
+    std::string text = status_text(sample());
+    CHECK(text.find("runs: 1 done, 1 failed, of 4") != std::string::npos);
+    CHECK(text.find("next: run 3 of 4, a-2 (target a, 0 attempts so far) on os/aa.0") != std::string::npos);
+    CHECK(text.find("estimated time left: 10 min 00 s") != std::string::npos); // 600 s / 2 ended x 2 left
+    CHECK(text.find("failed: b-1: no metric collected") != std::string::npos);
+    CHECK(text.find("sched_pipe_usecs_op = 4.45 us/op") != std::string::npos);
+    CHECK(text.find("report: /var/lib/bootbench/results/kern/report.md") != std::string::npos);
+}
+
+TEST_CASE("status --json has the same facts for scripts", "[status]") {
+    auto j = status_json(sample());
+    CHECK(j["runs_done"] == 1);
+    CHECK(j["runs_failed"] == 1);
+    CHECK(j["current"]["run"] == "a-2");
+    CHECK(j["remaining_s"] == 600.0);
+    CHECK(j["last_result"]["metrics"]["sched_pipe_usecs_op"]["value"] == 4.45);
+    CHECK(j["failures"][0]["reason"] == "no metric collected");
+}
