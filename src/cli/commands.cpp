@@ -37,6 +37,22 @@ const std::vector<Command>& commands() {
           {"out", Arity::value, "results folder (default results/EXPERIMENT)"},
           {"quick", Arity::flag, "scale run times down, as simulate --quick does"}},
          cmd_run_suite},
+        {"report", "[RESULTS_DIR | FILE...]",
+         "write report.{md,json,svg,html}: medians, ratios, intervals, outliers, warnings",
+         {{"baseline", Arity::value, "the target the others are compared with"},
+          {"subject", Arity::value, "the target compared (default: the first other one)"},
+          {"exclude", Arity::repeated, "leave this run out (repeatable); the reason is printed"},
+          {"title", Arity::value, "the report's title"},
+          {"out-prefix", Arity::value, "write PATH.md, PATH.json... (default RESULTS_DIR/report)"}},
+         cmd_report},
+        {"reproduce", "--published DIR --results DIR",
+         "check whether fresh results reproduce a published set's ratios",
+         {{"published", Arity::value, "folder of published margine-bench-kernel/1 files"},
+          {"results", Arity::value, "the fresh results folder"},
+          {"exclude", Arity::repeated, "leave this published run out (default: as its README states)"},
+          {"baseline", Arity::value, "the baseline target (default: the results' experiment file)"},
+          {"subject", Arity::value, "the subject target (default: the first other one)"}},
+         cmd_reproduce},
     };
     return table;
 }

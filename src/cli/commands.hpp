@@ -28,5 +28,7 @@ int cmd_status(const Args& args);
 int cmd_abort(const Args& args);
 int cmd_simulate(const Args& args);
 int cmd_run_suite(const Args& args);
+int cmd_report(const Args& args);
+int cmd_reproduce(const Args& args);
 
 } // namespace bootbench::cli

@@ -1,0 +1,68 @@
+// bootbench report [RESULTS_DIR | FILE...]: the comparison report of a
+// results folder, of result files, or of a published folder.
+#include "cli/commands.hpp"
+#include "core/render_text.hpp"
+#include "sys/result_reader.hpp"
+
+#include <iostream>
+
+namespace bootbench::cli {
+
+namespace {
+
+sys::ReportRequest request_from(const Args& args) {
+    sys::ReportRequest req;
+    for (const auto& p : args.positional())
+        req.inputs.emplace_back(p);
+    if (req.inputs.empty())
+        req.inputs.emplace_back(".");
+    req.baseline = args.value("baseline").value_or("");
+    req.subject = args.value("subject").value_or("");
+    req.title = args.value("title").value_or("");
+    for (const auto& run : args.values("exclude"))
+        req.exclude.emplace_back(run, "excluded with --exclude on the command line");
+    req.out_prefix = args.value("out-prefix").value_or("");
+    if (req.out_prefix.empty())
+        req.out_prefix = sys::default_out_prefix(req.inputs);
+    return req;
+}
+
+std::string pad(std::string s, size_t width) {
+    s.resize(std::max(s.size(), width), ' ');
+    return s;
+}
+
+void print_summary(const core::Report& r) {
+    for (const auto& t : r.targets)
+        for (const auto& e : t.excluded)
+            std::cout << "excluded " << e.run << ": " << e.reason << "\n";
+    for (const auto& o : r.outliers)
+        std::cout << "flagged " << o.run << " on " << o.metric << " (robust z = " << core::format_fixed(o.z, 1)
+                  << "): kept; leave it out with --exclude " << o.run << "\n";
+    for (const auto& t : r.targets)
+        for (const auto& f : t.failed)
+            std::cout << "failed " << f.run << ": " << f.failure << "\n";
+    for (const auto& w : r.warnings)
+        std::cout << "warning: " << w << "\n";
+    std::cout << "\n" << r.subject << " vs " << r.baseline << " (baseline):\n";
+    for (const auto& m : r.metrics) {
+        std::cout << "  " << pad(m.key, 24) << "  "
+                  << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " + core::describe_ratio(m, r.subject, r.baseline)
+                                   : std::string("n/a (a target has no value)"))
+                  << "\n";
+    }
+}
+
+} // namespace
+
+int cmd_report(const Args& args) {
+    sys::ReportRequest req = request_from(args);
+    core::Report report = sys::load_report(req);
+    sys::ReportPaths paths = sys::save_report(report, req.out_prefix);
+    print_summary(report);
+    std::cout << "\nwrote " << paths.markdown.string() << ", " << paths.json.string() << ", "
+              << paths.svg.string() << ", " << paths.html.string() << "\n";
+    return 0;
+}
+
+} // namespace bootbench::cli

@@ -1,0 +1,253 @@
+#include "core/report.hpp"
+
+#include "core/error.hpp"
+#include "core/metric_catalog.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace bootbench::core {
+
+namespace {
+
+// "a, b, c" with at most `limit` names, then "and N more".
+std::string name_list(const std::vector<std::string>& names, size_t limit = 8) {
+    std::string s;
+    for (size_t i = 0; i < names.size() && i < limit; ++i)
+        s += (i ? ", " : "") + names[i];
+    if (names.size() > limit)
+        s += " and " + std::to_string(names.size() - limit) + " more";
+    return s;
+}
+
+std::vector<std::string> target_names(const std::vector<RunResult>& runs) {
+    std::set<std::string> names;
+    for (const auto& r : runs)
+        names.insert(r.target);
+    return {names.begin(), names.end()};
+}
+
+void check_target(const std::string& role, const std::string& name,
+                  const std::vector<std::string>& names) {
+    if (std::find(names.begin(), names.end(), name) == names.end())
+        throw input_error("unknown " + role + " '" + name + "': the results have targets " +
+                          name_list(names) + " (pass --" + role + " with one of them)");
+}
+
+// Baseline first, then the subject, then the others by name.
+std::vector<std::string> ordered_targets(const ReportInput& in, std::string& subject) {
+    std::vector<std::string> names = target_names(in.runs);
+    if (in.baseline.empty())
+        throw input_error("no baseline: pass --baseline with one of the targets " +
+                          name_list(names) + " (or set baseline in the experiment file)");
+    check_target("baseline", in.baseline, names);
+    subject = in.subject;
+    if (!subject.empty())
+        check_target("subject", subject, names);
+    for (const auto& n : names)
+        if (subject.empty() && n != in.baseline)
+            subject = n;
+    if (subject.empty() || subject == in.baseline)
+        throw input_error("nothing to compare: the results have runs of '" + in.baseline +
+                          "' only; a report needs runs of two targets");
+    std::vector<std::string> out = {in.baseline, subject};
+    for (const auto& n : names)
+        if (n != in.baseline && n != subject)
+            out.push_back(n);
+    return out;
+}
+
+void check_exclusions(const ReportInput& in) {
+    std::set<std::string> ids;
+    for (const auto& r : in.runs)
+        ids.insert(r.run_id);
+    for (const auto& e : in.exclude)
+        if (!ids.count(e.run))
+            throw input_error("cannot exclude '" + e.run + "': no run with that id in the results (runs: " +
+                              name_list({ids.begin(), ids.end()}) + ")");
+}
+
+const Exclusion* find_exclusion(const ReportInput& in, const std::string& run) {
+    for (const auto& e : in.exclude)
+        if (e.run == run)
+            return &e;
+    return nullptr;
+}
+
+bool started_before(const RunResult* a, const RunResult* b) {
+    if (a->started_at != b->started_at)
+        return a->started_at < b->started_at;
+    return a->run_id < b->run_id;
+}
+
+// Sorts every run into its target as included, excluded or failed.
+std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
+    std::vector<const RunResult*> included;
+    std::vector<const RunResult*> all;
+    for (const auto& r : in.runs)
+        all.push_back(&r);
+    std::sort(all.begin(), all.end(), started_before);
+    for (const RunResult* r : all) {
+        auto t = std::find_if(report.targets.begin(), report.targets.end(),
+                              [&](const TargetReport& x) { return x.name == r->target; });
+        if (const Exclusion* e = find_exclusion(in, r->run_id))
+            t->excluded.push_back(*e);
+        else if (r->status == RunStatus::failed)
+            t->failed.push_back({r->run_id, r->failure.empty() ? "no failure text" : r->failure});
+        else {
+            t->runs.push_back(r->run_id);
+            included.push_back(r);
+        }
+    }
+    return included;
+}
+
+// Catalog order first (the order readers know), then the others by key.
+std::vector<std::string> metric_keys(const std::vector<const RunResult*>& runs) {
+    std::set<std::string> seen;
+    for (const RunResult* r : runs)
+        for (const auto& m : r->metrics)
+            seen.insert(m.key);
+    std::vector<std::string> keys;
+    for (const auto& info : metric_catalog())
+        if (seen.erase(info.key))
+            keys.push_back(info.key);
+    keys.insert(keys.end(), seen.begin(), seen.end());
+    return keys;
+}
+
+std::vector<double> values_of(const MetricTarget& t) {
+    std::vector<double> v;
+    v.reserve(t.samples.size());
+    for (const auto& s : t.samples)
+        v.push_back(s.value);
+    return v;
+}
+
+Verdict verdict_of(const Comparison& c) {
+    if (c.test.p_value >= kAlpha)
+        return Verdict::same;
+    if (c.ratio > 1 && c.ci.lo > 1)
+        return Verdict::better;
+    if (c.ratio < 1 && c.ci.hi < 1)
+        return Verdict::worse;
+    return Verdict::same;
+}
+
+std::optional<Comparison> compare(const MetricReport& m, const std::string& subject,
+                                  const std::string& baseline) {
+    const MetricTarget* s = m.find(subject);
+    const MetricTarget* b = m.find(baseline);
+    if (s->summary.n == 0 || b->summary.n == 0 || s->summary.median <= 0 || b->summary.median <= 0)
+        return std::nullopt;
+    Comparison c;
+    std::vector<double> sv = values_of(*s), bv = values_of(*b);
+    c.ratio = better_ratio(s->summary.median, b->summary.median, m.better);
+    c.ci = bootstrap_ratio_ci(sv, bv, m.better, seed_from(m.key));
+    c.test = mann_whitney(sv, bv);
+    c.verdict = verdict_of(c);
+    return c;
+}
+
+MetricReport make_metric(const std::string& key, const std::vector<const RunResult*>& runs,
+                         const Report& report) {
+    MetricReport m;
+    m.key = key;
+    std::map<std::string, std::vector<Sample>> by_target;
+    for (const RunResult* r : runs)
+        if (const Metric* x = r->find(key)) {
+            if (m.unit.empty())
+                m.unit = x->unit, m.better = x->better;
+            by_target[r->target].push_back({r->run_id, x->value});
+        }
+    auto info = find_metric(key);
+    m.label = info ? info->label : key;
+    if (m.unit.empty() && info)
+        m.unit = info->unit;
+    for (const auto& t : report.targets) {
+        MetricTarget mt{t.name, by_target[t.name], {}};
+        std::vector<double> v = values_of(mt);
+        if (!v.empty())
+            mt.summary = summarize(v);
+        m.targets.push_back(std::move(mt));
+    }
+    m.comparison = compare(m, report.subject, report.baseline);
+    return m;
+}
+
+void find_outliers(Report& report) {
+    for (const auto& m : report.metrics)
+        for (const auto& t : m.targets) {
+            std::vector<double> v = values_of(t);
+            std::vector<double> z = robust_z(v);
+            for (size_t i = 0; i < v.size(); ++i)
+                if (is_outlier(v, z, i))
+                    report.outliers.push_back({t.samples[i].run, t.target, m.key, v[i], z[i]});
+        }
+}
+
+void check_common_metric(const Report& report) {
+    for (const auto& m : report.metrics)
+        if (m.comparison)
+            return;
+    auto keys_of = [&](const std::string& target) {
+        std::vector<std::string> keys;
+        for (const auto& m : report.metrics)
+            if (m.find(target)->summary.n > 0)
+                keys.push_back(m.key);
+        return keys.empty() ? std::string("none") : name_list(keys);
+    };
+    throw input_error("no metric common to baseline '" + report.baseline + "' and subject '" +
+                      report.subject + "' (" + report.baseline + ": " + keys_of(report.baseline) +
+                      "; " + report.subject + ": " + keys_of(report.subject) +
+                      "): check that both targets ran the same benches");
+}
+
+} // namespace
+
+const MetricTarget* MetricReport::find(const std::string& target) const {
+    for (const auto& t : targets)
+        if (t.target == target)
+            return &t;
+    return nullptr;
+}
+
+const TargetReport* Report::find_target(const std::string& name) const {
+    for (const auto& t : targets)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+const char* to_string(Verdict v) {
+    switch (v) {
+    case Verdict::better:
+        return "better";
+    case Verdict::worse:
+        return "worse";
+    case Verdict::same:
+        break;
+    }
+    return "same";
+}
+
+Report build_report(const ReportInput& in) {
+    Report report;
+    report.baseline = in.baseline;
+    std::vector<std::string> names = ordered_targets(in, report.subject);
+    check_exclusions(in);
+    report.title = in.title.empty() ? report.subject + " vs " + report.baseline : in.title;
+    for (const auto& n : names)
+        report.targets.push_back({n, {}, {}, {}});
+    std::vector<const RunResult*> included = sort_runs(in, report);
+    for (const auto& key : metric_keys(included))
+        report.metrics.push_back(make_metric(key, included, report));
+    check_common_metric(report);
+    find_outliers(report);
+    report.caption = make_caption(included);
+    report.warnings = comparability_warnings(report, included, in.varied_keys);
+    return report;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,115 @@
+#pragma once
+// The comparison report as a value: aggregated from run results, then handed
+// to the renderers (render_markdown, render_svg, render_html, render_json).
+// Building it is pure: no files, no clock.
+#include "core/run_result.hpp"
+#include "core/stats.hpp"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace bootbench::core {
+
+inline constexpr const char* kReportSchema = "bootbench-report/1";
+// Start temperatures whose target medians differ by more than this are a warning.
+inline constexpr double kMaxStartTempGapC = 8.0;
+
+struct Exclusion {
+    std::string run;
+    std::string reason;
+};
+
+struct ReportInput {
+    std::vector<RunResult> runs;
+    std::string title;    // "" = "<subject> vs <baseline>"
+    std::string baseline; // required
+    std::string subject;  // "" = the first target (by name) that is not the baseline
+    std::vector<Exclusion> exclude;
+    // Environment keys the experiment varies on purpose (kernel arguments),
+    // which are therefore not a comparability warning.
+    std::set<std::string> varied_keys;
+};
+
+struct Sample {
+    std::string run;
+    double value = 0;
+};
+
+struct MetricTarget {
+    std::string target;
+    std::vector<Sample> samples; // in the target's run order
+    Summary summary;             // n = 0 when no run of the target has the metric
+};
+
+enum class Verdict { better, worse, same };
+
+struct Comparison {
+    double ratio = 1; // > 1: the subject is better
+    Interval ci;
+    RankTest test;
+    Verdict verdict = Verdict::same;
+};
+
+struct MetricReport {
+    std::string key, unit, label;
+    Better better = Better::lower;
+    std::vector<MetricTarget> targets; // in the report's target order
+    std::optional<Comparison> comparison; // absent when one side has no value
+
+    const MetricTarget* find(const std::string& target) const;
+};
+
+struct FailedRun {
+    std::string run;
+    std::string failure;
+};
+
+struct TargetReport {
+    std::string name;
+    std::vector<std::string> runs; // included runs with metrics, in start order
+    std::vector<Exclusion> excluded;
+    std::vector<FailedRun> failed;
+};
+
+struct Outlier {
+    std::string run, target, metric;
+    double value = 0, z = 0;
+};
+
+// What the caption says about where and when the runs were taken.
+struct Caption {
+    std::string machine;    // CPU model, CPUs, product
+    std::string dates;      // first and last start date
+    std::string conditions; // governor, sched_ext, SMT, AC power
+};
+
+struct Report {
+    std::string title, baseline, subject;
+    Caption caption;
+    std::vector<TargetReport> targets; // baseline first, then subject, then the others
+    std::vector<MetricReport> metrics;
+    std::vector<Outlier> outliers;
+    std::vector<std::string> warnings;
+
+    const TargetReport* find_target(const std::string& name) const;
+};
+
+// Throws bootbench::Error (exit 2) for an unknown baseline or subject, an
+// excluded run that is not in the results, or no metric common to both.
+Report build_report(const ReportInput& input);
+
+const char* to_string(Verdict v);
+
+// The comparability warnings (environment, temperatures, run order, sample
+// sizes, missing metrics): report_checks.cpp.
+std::vector<std::string> comparability_warnings(const Report& report,
+                                                const std::vector<const RunResult*>& included,
+                                                const std::set<std::string>& varied_keys);
+Caption make_caption(const std::vector<const RunResult*>& included);
+// The environment keys that the targets' kernel arguments set on purpose
+// (mitigations=off, nosmt, maxcpus=...), which differ by design.
+std::set<std::string> varied_environment_keys(const Experiment& e);
+
+} // namespace bootbench::core

@@ -1,0 +1,265 @@
+// What can make the comparison unfair or weak, as warnings for the top of
+// the report, and the caption that says where the runs were taken.
+#include "core/render_text.hpp"
+#include "core/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+#include <cstdio>
+#include <map>
+
+namespace bootbench::core {
+
+namespace {
+
+struct EnvKey {
+    const char* key;
+    const char* name; // what a reader calls it
+};
+
+// Differences in these make runs incomparable unless the experiment varies them.
+const EnvKey kCompared[] = {
+    {"governor", "CPU frequency governor"}, {"epp", "energy/performance preference"},
+    {"sched_ext_state", "sched_ext state"}, {"sched_ext_ops", "sched_ext scheduler"},
+    {"smt", "SMT"},                         {"mitigations", "CPU vulnerability mitigations"},
+    {"nproc", "CPU count"},                 {"cpu_model", "CPU model"},
+    {"ac_power", "AC power"},
+};
+
+std::string display(const nlohmann::json& v) {
+    if (v.is_string())
+        return ascii_safe(v.get<std::string>());
+    return ascii_safe(v.dump());
+}
+
+std::string run_list(const std::vector<std::string>& runs) {
+    std::string s;
+    for (size_t i = 0; i < runs.size() && i < 4; ++i)
+        s += (i ? ", " : "") + runs[i];
+    if (runs.size() > 4)
+        s += " and " + std::to_string(runs.size() - 4) + " more";
+    return s;
+}
+
+void environment_warnings(const std::vector<const RunResult*>& runs,
+                          const std::set<std::string>& varied, std::vector<std::string>& out) {
+    for (const auto& k : kCompared) {
+        if (varied.count(k.key))
+            continue;
+        std::map<std::string, std::vector<std::string>> by_value;
+        for (const RunResult* r : runs)
+            if (r->environment.contains(k.key) && !r->environment[k.key].is_null())
+                by_value[display(r->environment[k.key])].push_back(r->run_id);
+        if (by_value.size() < 2)
+            continue;
+        std::string s = std::string(k.name) + " (" + k.key + ") differs between runs:";
+        for (const auto& [value, ids] : by_value)
+            s += " '" + value + "' in " + run_list(ids) + ";";
+        s.back() = '.';
+        out.push_back(s + " Only the deployment should differ: fix the setting and run again.");
+    }
+}
+
+std::optional<double> env_number(const RunResult& r, const char* key) {
+    if (r.environment.contains(key) && r.environment[key].is_number())
+        return r.environment[key].get<double>();
+    return std::nullopt;
+}
+
+void temperature_warning(const Report& report, const std::vector<const RunResult*>& runs,
+                         std::vector<std::string>& out) {
+    std::vector<std::pair<std::string, double>> medians;
+    for (const auto& t : report.targets) {
+        std::vector<double> temps;
+        for (const RunResult* r : runs)
+            if (auto c = env_number(*r, "temp_start_c"); c && r->target == t.name)
+                temps.push_back(*c);
+        if (!temps.empty())
+            medians.emplace_back(t.name, median(temps));
+    }
+    if (medians.size() < 2)
+        return;
+    auto [lo, hi] = std::minmax_element(medians.begin(), medians.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (hi->second - lo->second <= kMaxStartTempGapC)
+        return;
+    out.push_back("Start temperatures differ: median " + format_fixed(hi->second, 1) + " C for " +
+                  hi->first + " against " + format_fixed(lo->second, 1) + " C for " + lo->first +
+                  " (more than " + format_fixed(kMaxStartTempGapC, 0) +
+                  " C apart); a warmer start throttles sooner. Lower max_start_temp_c.");
+}
+
+// Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)".
+std::optional<long long> epoch_seconds(const std::string& s) {
+    int y, mo, d, h, mi, sec;
+    if (s.size() < 20 || std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6)
+        return std::nullopt;
+    size_t i = 19;
+    while (i < s.size() && (s[i] == '.' || std::isdigit(static_cast<unsigned char>(s[i]))))
+        ++i;
+    long long offset = 0;
+    int oh, om;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-') &&
+        std::sscanf(s.c_str() + i + 1, "%2d:%2d", &oh, &om) == 2)
+        offset = (s[i] == '-' ? -1 : 1) * (oh * 3600LL + om * 60LL);
+    else if (i >= s.size() || s[i] != 'Z')
+        return std::nullopt;
+    // days from civil (Howard Hinnant's algorithm)
+    y -= mo <= 2;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    long long yoe = y - era * 400;
+    long long doy = (153LL * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+    return days * 86400 + h * 3600LL + mi * 60LL + sec - offset;
+}
+
+void order_warning(const Report& report, const std::vector<const RunResult*>& runs,
+                   std::vector<std::string>& out) {
+    std::vector<std::pair<long long, std::string>> starts;
+    for (const RunResult* r : runs) {
+        auto t = epoch_seconds(r->started_at);
+        if (!t)
+            return;
+        starts.emplace_back(*t, r->target);
+    }
+    std::sort(starts.begin(), starts.end());
+    std::vector<std::string> blocks;
+    for (const auto& [t, target] : starts)
+        if (blocks.empty() || blocks.back() != target)
+            blocks.push_back(target);
+    size_t targets_with_runs = 0;
+    for (const auto& t : report.targets)
+        targets_with_runs += t.runs.size() >= 2;
+    if (targets_with_runs < 2 || blocks.size() != targets_with_runs)
+        return;
+    std::string seq;
+    for (const auto& b : blocks)
+        seq += (seq.empty() ? "all " : ", then all ") + b;
+    out.push_back("Runs were taken in blocks (" + seq +
+                  "): a drift over time is indistinguishable from the difference between targets. "
+                  "Interleave the targets (order = \"interleaved\").");
+}
+
+void sample_size_warning(const Report& report, std::vector<std::string>& out) {
+    const TargetReport* b = report.find_target(report.baseline);
+    const TargetReport* s = report.find_target(report.subject);
+    size_t nb = b->runs.size(), ns = s->runs.size();
+    if (nb == 0 || ns == 0 || nb + ns > kExactTestMaxN)
+        return;
+    std::vector<double> x(ns, 1.0), y(nb, 2.0);
+    for (size_t i = 0; i < ns; ++i)
+        x[i] = static_cast<double>(i);
+    for (size_t i = 0; i < nb; ++i)
+        y[i] = static_cast<double>(ns + i);
+    double min_p = mann_whitney(x, y).min_p_value;
+    if (min_p < kAlpha)
+        return;
+    out.push_back("With " + std::to_string(ns) + " runs of " + report.subject + " and " +
+                  std::to_string(nb) + " of " + report.baseline +
+                  ", the smallest p-value the exact test can give is " + format_fixed(min_p, 3) +
+                  ", not below " + format_fixed(kAlpha, 2) +
+                  ": no difference can be shown to be real, so every verdict is ~. "
+                  "Take at least 4 runs of each target.");
+}
+
+void missing_warnings(const Report& report, const std::vector<const RunResult*>& runs,
+                      std::vector<std::string>& out) {
+    for (const auto& m : report.metrics) {
+        std::vector<std::string> without;
+        for (const RunResult* r : runs)
+            if (!r->find(m.key))
+                without.push_back(r->run_id);
+        if (!without.empty())
+            out.push_back(m.key + " is missing in " + std::to_string(without.size()) + " of " +
+                          std::to_string(runs.size()) + " runs (" + run_list(without) +
+                          "); its statistics use the runs that have it.");
+    }
+}
+
+void run_warnings(const Report& report, std::vector<std::string>& out) {
+    size_t failed = 0;
+    for (const auto& t : report.targets)
+        failed += t.failed.size();
+    if (failed)
+        out.push_back(std::to_string(failed) + (failed == 1 ? " run" : " runs") +
+                      " failed and have no metrics (listed under Failed runs).");
+    if (!report.outliers.empty()) {
+        std::set<std::string> runs;
+        for (const auto& o : report.outliers)
+            runs.insert(o.run);
+        bool one = runs.size() == 1;
+        out.push_back(std::to_string(runs.size()) + (one ? " run is flagged as an outlier (" : " runs are flagged as outliers (") +
+                      run_list({runs.begin(), runs.end()}) + (one ? "); it is" : "); they are") +
+                      " kept unless you exclude it (--exclude RUN_ID).");
+    }
+}
+
+// "a / b" of the distinct values of an environment key, "" when no run has it.
+std::string distinct_values(const std::vector<const RunResult*>& runs, const char* key) {
+    std::set<std::string> values;
+    for (const RunResult* r : runs)
+        if (r->environment.contains(key) && !r->environment[key].is_null())
+            values.insert(display(r->environment[key]));
+    std::string s;
+    for (const auto& v : values)
+        s += (s.empty() ? "" : " / ") + v;
+    return s;
+}
+
+// Kernel argument prefix -> the environment keys it changes.
+const std::pair<const char*, std::vector<const char*>> kKargEffects[] = {
+    {"mitigations", {"mitigations"}}, {"nospectre", {"mitigations"}}, {"spectre", {"mitigations"}},
+    {"pti", {"mitigations"}},         {"nopti", {"mitigations"}},     {"mds", {"mitigations"}},
+    {"retbleed", {"mitigations"}},    {"nosmt", {"smt", "nproc"}},    {"smt", {"smt", "nproc"}},
+    {"maxcpus", {"nproc", "smt"}},    {"nr_cpus", {"nproc", "smt"}},  {"cpufreq", {"governor", "epp"}},
+    {"amd_pstate", {"governor", "epp"}}, {"intel_pstate", {"governor", "epp"}},
+};
+
+} // namespace
+
+std::set<std::string> varied_environment_keys(const Experiment& e) {
+    std::set<std::string> keys;
+    for (const auto& t : e.targets)
+        for (const auto& karg : t.kargs)
+            for (const auto& [prefix, effects] : kKargEffects)
+                if (karg.rfind(prefix, 0) == 0)
+                    keys.insert(effects.begin(), effects.end());
+    return keys;
+}
+
+std::vector<std::string> comparability_warnings(const Report& report,
+                                                const std::vector<const RunResult*>& included,
+                                                const std::set<std::string>& varied_keys) {
+    std::vector<std::string> out;
+    environment_warnings(included, varied_keys, out);
+    temperature_warning(report, included, out);
+    order_warning(report, included, out);
+    sample_size_warning(report, out);
+    missing_warnings(report, included, out);
+    run_warnings(report, out);
+    return out;
+}
+
+Caption make_caption(const std::vector<const RunResult*>& included) {
+    Caption c;
+    c.machine = distinct_values(included, "cpu_model");
+    if (std::string n = distinct_values(included, "nproc"); !n.empty())
+        c.machine += (c.machine.empty() ? "" : ", ") + n + " CPUs";
+    if (std::string p = distinct_values(included, "dmi_product"); !p.empty())
+        c.machine = p + (c.machine.empty() ? "" : " (" + c.machine + ")");
+    std::set<std::string> dates;
+    for (const RunResult* r : included)
+        if (r->started_at.size() >= 10)
+            dates.insert(ascii_safe(r->started_at.substr(0, 10)));
+    if (!dates.empty())
+        c.dates = *dates.begin() + (dates.size() > 1 ? " to " + *dates.rbegin() : "");
+    const std::pair<const char*, const char*> shown[] = {
+        {"governor", "governor"}, {"sched_ext_state", "sched_ext"}, {"smt", "SMT"}, {"ac_power", "AC power"}};
+    for (const auto& [key, name] : shown)
+        if (std::string v = distinct_values(included, key); !v.empty())
+            c.conditions += (c.conditions.empty() ? "" : ", ") + std::string(name) + " " + v;
+    return c;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,90 @@
+#include "core/report_reproduce.hpp"
+
+#include "core/render_text.hpp"
+
+#include <sstream>
+
+namespace bootbench::core {
+
+namespace {
+
+size_t fresh_n(const MetricReport& m, const std::string& target) {
+    const MetricTarget* t = m.find(target);
+    return t ? t->summary.n : 0;
+}
+
+void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m) {
+    if (!row.fresh) {
+        row.why = "the fresh results do not compare this metric";
+        return;
+    }
+    if (fresh_n(m, fresh.baseline) < 2 || fresh_n(m, fresh.subject) < 2) {
+        row.why = "fewer than 2 fresh runs of a target";
+        return;
+    }
+    double p = row.published_ratio, lo = row.fresh->ci.lo, hi = row.fresh->ci.hi;
+    std::string ci = format_ratio(lo) + " - " + format_ratio(hi);
+    if (p < lo || p > hi) {
+        row.verdict = Reproduction::not_reproduced;
+        row.why = "published " + format_ratio(p) + " is outside the fresh interval " + ci;
+    } else if ((lo > 1 && p > 1) || (hi < 1 && p < 1)) {
+        row.verdict = Reproduction::reproduced;
+        row.why = "published " + format_ratio(p) + " is inside " + ci + ", same direction";
+    } else {
+        row.why = "the fresh interval " + ci + " includes 1.00x: more runs needed";
+    }
+}
+
+std::string pad(std::string s, size_t width) {
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s + "  ";
+}
+
+} // namespace
+
+std::vector<ReproduceRow> compare_reproduction(const Report& published, const Report& fresh) {
+    std::vector<ReproduceRow> rows;
+    for (const auto& pm : published.metrics) {
+        if (!pm.comparison)
+            continue;
+        ReproduceRow row{pm.key, pm.unit, pm.better, pm.comparison->ratio, std::nullopt,
+                         Reproduction::inconclusive, ""};
+        const MetricReport* fm = nullptr;
+        for (const auto& m : fresh.metrics)
+            if (m.key == pm.key)
+                fm = &m;
+        if (fm)
+            row.fresh = fm->comparison;
+        judge(row, fresh, fm ? *fm : pm);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+const char* to_string(Reproduction r) {
+    switch (r) {
+    case Reproduction::reproduced:
+        return "reproduced";
+    case Reproduction::not_reproduced:
+        return "not reproduced";
+    case Reproduction::inconclusive:
+        break;
+    }
+    return "inconclusive";
+}
+
+std::string render_reproduction(const std::vector<ReproduceRow>& rows) {
+    std::ostringstream o;
+    o << pad("metric", 24) << pad("published", 9) << pad("fresh", 7) << pad("fresh 95% CI", 15)
+      << pad("verdict", 14) << "why\n";
+    for (const auto& r : rows) {
+        std::string fresh = r.fresh ? format_ratio(r.fresh->ratio) : "-";
+        std::string ci = r.fresh ? format_ratio(r.fresh->ci.lo) + " - " + format_ratio(r.fresh->ci.hi) : "-";
+        o << pad(ascii_safe(r.key), 24) << pad(format_ratio(r.published_ratio), 9) << pad(fresh, 7) << pad(ci, 15)
+          << pad(to_string(r.verdict), 14) << r.why << "\n";
+    }
+    return o.str();
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,36 @@
+#pragma once
+// Does a fresh experiment reproduce published numbers? Per metric: the
+// published ratio of medians against the fresh ratio and its bootstrap
+// interval. Pure.
+#include "core/report.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bootbench::core {
+
+enum class Reproduction { reproduced, not_reproduced, inconclusive };
+
+struct ReproduceRow {
+    std::string key, unit;
+    Better better = Better::lower;
+    double published_ratio = 1;
+    std::optional<Comparison> fresh;
+    Reproduction verdict = Reproduction::inconclusive;
+    std::string why; // one clause a reader can check
+};
+
+// For every metric that the published report compares:
+//   reproduced      the published ratio lies in the fresh 95% interval and
+//                   the interval excludes 1.00x on the same side (the
+//                   direction agrees and is established);
+//   not reproduced  the published ratio lies outside the fresh interval;
+//   inconclusive    no fresh comparison, fewer than 2 fresh runs of a
+//                   target, or an interval that includes 1.00x.
+std::vector<ReproduceRow> compare_reproduction(const Report& published, const Report& fresh);
+
+const char* to_string(Reproduction r);
+// A plain-text table for the terminal, one row per metric.
+std::string render_reproduction(const std::vector<ReproduceRow>& rows);
+
+} // namespace bootbench::core

@@ -1,0 +1,81 @@
+#pragma once
+// The statistics behind the report: summaries, robust outlier scores, an
+// exact rank test and a seeded bootstrap. Pure and deterministic: the same
+// values give the same numbers on every platform.
+#include "core/experiment.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bootbench::core {
+
+// The level below which a p-value counts as a real difference.
+inline constexpr double kAlpha = 0.05;
+// Robust z above which a run is flagged (Iglewicz and Hoaglin's 3.5) ...
+inline constexpr double kOutlierZ = 3.5;
+// ... when it also lies this far (relative) from its target's median: with 3
+// or 4 runs the MAD can be tiny and every run would otherwise look extreme.
+inline constexpr double kOutlierMinDeviation = 0.10;
+// Bootstrap resamples: enough for a stable 95% percentile interval, few
+// enough that 5,000 runs per target stay fast.
+inline constexpr int kBootstrapResamples = 2000;
+// Up to this many values in both samples together, the p-value is exact.
+inline constexpr size_t kExactTestMaxN = 60;
+
+struct Summary {
+    size_t n = 0;
+    double median = 0, min = 0, max = 0;
+    double spread_pct = 0; // (max - min) / |median|, in percent; 0 when the median is 0
+};
+
+double median(std::vector<double> values); // requires a non-empty vector
+// Median absolute deviation from the median (unscaled).
+double mad(const std::vector<double>& values);
+Summary summarize(const std::vector<double>& values); // requires a non-empty vector
+
+// Robust z-scores 0.6745 (x - median) / MAD, one per value. When the MAD is
+// 0 it falls back to the mean absolute deviation (scaled by 1/1.2533); when
+// that is 0 too, every score is 0.
+std::vector<double> robust_z(const std::vector<double>& values);
+// Whether the value at `index` is an outlier by both kOutlierZ and kOutlierMinDeviation.
+bool is_outlier(const std::vector<double>& values, const std::vector<double>& z, size_t index);
+
+enum class PValueMethod { exact, normal };
+
+struct RankTest {
+    double p_value = 1;        // two-sided
+    double min_p_value = 1;    // the smallest p these sample sizes allow (exact method)
+    PValueMethod method = PValueMethod::exact;
+};
+
+// Mann-Whitney U (Wilcoxon rank sum), two-sided: the exact permutation
+// distribution of the rank sum (mid-ranks for ties) while
+// a.size() + b.size() <= kExactTestMaxN, the normal approximation with tie
+// and continuity correction above. Empty samples give p = 1.
+RankTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b);
+
+// Subject-is-better ratio of two medians: baseline/subject for lower-is-better
+// metrics, subject/baseline for higher-is-better ones.
+double better_ratio(double subject_median, double baseline_median, Better better);
+
+struct Interval {
+    double lo = 0, hi = 0;
+};
+
+// Percentile 95% bootstrap interval of better_ratio(median(subject*),
+// median(baseline*)): each sample resampled with replacement `resamples`
+// times, from a SplitMix64 seeded with `seed`.
+Interval bootstrap_ratio_ci(const std::vector<double>& subject, const std::vector<double>& baseline,
+                            Better better, std::uint64_t seed, int resamples = kBootstrapResamples);
+
+// A stable seed from a text (FNV-1a), so a metric's interval does not depend
+// on where it appears in the report.
+std::uint64_t seed_from(const std::string& text);
+
+// Linear-interpolated quantile (q in [0, 1]) of sorted values.
+double quantile_sorted(const std::vector<double>& sorted, double q);
+
+} // namespace bootbench::core

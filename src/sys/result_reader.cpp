@@ -1,0 +1,144 @@
+#include "sys/result_reader.hpp"
+
+#include "core/error.hpp"
+#include "core/published.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_input(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw input_error("cannot read " + path.string() + ": " + std::strerror(errno) +
+                          " (check the path and its permissions)");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        throw input_error("cannot read " + path.string() + ": read error");
+    return ss.str();
+}
+
+core::RunResult parse_result(const fs::path& path) {
+    const std::string where = path.string();
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(read_input(path));
+    } catch (const nlohmann::json::parse_error& e) {
+        throw input_error(where + ": not valid JSON (" + e.what() + "); fix or remove the file");
+    }
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema + " and " +
+                          core::kPublishedSchema + " files");
+    std::string schema = j["schema"].get<std::string>();
+    if (schema == core::kPublishedSchema)
+        return core::run_from_published(j, path.stem().string(), where);
+    if (schema != core::kRunSchema)
+        throw input_error(where + ": schema '" + schema + "' is not one bootbench reads (" + core::kRunSchema +
+                          " or " + core::kPublishedSchema + ")");
+    try {
+        return core::run_result_from_json(j, where);
+    } catch (const Error& e) {
+        throw input_error(e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(where + ": " + e.what());
+    }
+}
+
+std::vector<fs::path> json_files_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json" && it->is_regular_file())
+            out.push_back(it->path());
+    if (ec)
+        throw input_error("cannot list " + dir.string() + ": " + ec.message());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// A results folder has runs/; a published folder has the files at its top.
+std::vector<fs::path> files_of(const fs::path& input) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec))
+        return {input};
+    fs::path runs = input / "runs";
+    std::vector<fs::path> files = json_files_in(fs::is_directory(runs, ec) ? runs : input);
+    if (files.empty())
+        throw input_error(input.string() + ": no results (expected runs/*.json or *.json files)");
+    return files;
+}
+
+void read_experiment(const fs::path& input, LoadedResults& out) {
+    std::error_code ec;
+    fs::path file = input / "experiment.toml";
+    if (out.experiment || !fs::is_directory(input, ec) || !fs::exists(file, ec))
+        return;
+    out.experiment = core::parse_experiment(read_input(file), file.string());
+    out.experiment_file = file;
+}
+
+} // namespace
+
+LoadedResults read_results(const std::vector<fs::path>& inputs) {
+    if (inputs.empty())
+        throw input_error("no results given: pass a results folder or result files");
+    LoadedResults out;
+    std::map<std::string, fs::path> seen;
+    for (const auto& input : inputs) {
+        read_experiment(input, out);
+        for (const auto& file : files_of(input)) {
+            core::RunResult r = parse_result(file);
+            auto [it, fresh] = seen.emplace(r.run_id, file);
+            if (!fresh)
+                throw input_error("run '" + r.run_id + "' appears twice: in " + it->second.string() + " and " +
+                                  file.string() + "; pass only one of them");
+            out.runs.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
+core::ReportInput report_input(const ReportRequest& request, LoadedResults loaded) {
+    core::ReportInput in;
+    in.runs = std::move(loaded.runs);
+    in.title = request.title;
+    in.baseline = request.baseline;
+    in.subject = request.subject;
+    for (const auto& [run, reason] : request.exclude)
+        in.exclude.push_back({run, reason});
+    if (const auto& e = loaded.experiment) {
+        if (in.title.empty())
+            in.title = e->title;
+        if (in.baseline.empty())
+            in.baseline = e->baseline;
+        if (in.subject.empty() && in.baseline == e->baseline && e->targets.size() > 1)
+            in.subject = e->subject().name;
+        for (const auto& run : e->report.exclude)
+            in.exclude.push_back({run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
+        in.varied_keys = core::varied_environment_keys(*e);
+    }
+    return in;
+}
+
+core::Report load_report(const ReportRequest& request) {
+    return core::build_report(report_input(request, read_results(request.inputs)));
+}
+
+fs::path default_out_prefix(const std::vector<fs::path>& inputs) {
+    std::error_code ec;
+    if (inputs.size() == 1 && fs::is_directory(inputs[0], ec))
+        return inputs[0] / "report";
+    return "report";
+}
+
+} // namespace bootbench::sys

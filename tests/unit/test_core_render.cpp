@@ -1,0 +1,159 @@
+#include "catch.hpp"
+#include "core/render_html.hpp"
+#include "core/render_json.hpp"
+#include "core/render_markdown.hpp"
+#include "core/render_svg.hpp"
+#include "core/render_text.hpp"
+
+using namespace bootbench::core;
+using Catch::Detail::Approx;
+
+namespace {
+
+RunResult run(const std::string& id, const std::string& target, double lat, double ops) {
+    RunResult r;
+    r.run_id = id;
+    r.target = target;
+    r.metrics = {{"sched_pipe_usecs_op", lat, "us/op", Better::lower, "pipe"},
+                 {"sched_pipe_ops_sec", ops, "ops/s", Better::higher, "pipe"}};
+    return r;
+}
+
+// baseline "stock" at 7.97 us/op, subject "fast" at 4.45 us/op, 4 runs each.
+Report sample_report(const std::string& title = "") {
+    ReportInput in;
+    in.baseline = "stock";
+    in.title = title;
+    const double stock[] = {7.94, 7.95, 7.99, 8.00}, fast[] = {4.29, 4.45, 4.45, 4.46};
+    for (int i = 0; i < 4; ++i) {
+        in.runs.push_back(run("stock-" + std::to_string(i + 1), "stock", stock[i], 1e6 / stock[i]));
+        in.runs.push_back(run("fast-" + std::to_string(i + 1), "fast", fast[i], 1e6 / fast[i]));
+    }
+    in.runs.push_back(run("fast-5", "fast", 9.5, 1e6 / 9.5)); // an outlier
+    return build_report(in);
+}
+
+bool ascii_only(const std::string& s) {
+    for (char c : s)
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("numbers: a few digits, no locale, no negative zero", "[render]") {
+    CHECK(format_value(4.45432) == "4.45");
+    CHECK(format_value(7.972202) == "7.97");
+    CHECK(format_value(21.305) == "21.3");
+    CHECK(format_value(2980) == "2980");
+    CHECK(format_value(88163) == "88.2k");
+    CHECK(format_value(1250000) == "1.25M");
+    CHECK(format_value(0.012345) == "0.0123");
+    CHECK(format_value(0) == "0");
+    CHECK(format_fixed(-0.0001, 2) == "0.00");
+    CHECK(format_exact(7.990634) == "7.990634");
+    CHECK(format_exact(57207) == "57207");
+    CHECK(format_p(2.0 / 35) == "0.057");
+    CHECK(format_p(1e-9) == "<0.001");
+}
+
+TEST_CASE("the ratio reads the right way round, with the values and a correct percentage", "[render]") {
+    Report r = sample_report();
+    // lower is better: 7.97 / 4.45 = 1.79 times faster; the time is 44% lower
+    CHECK(describe_ratio(r.metrics[0], "fast", "stock") == "1.79x faster (4.45 vs 7.97 us/op, -44%)");
+    // higher is better: 1e6/4.45 against 1e6/7.97
+    CHECK(describe_ratio(r.metrics[1], "fast", "stock") == "1.79x more (224.7k vs 125.5k ops/s, +79%)");
+    // the other way round: 1.79x slower, and the time is 79% higher, not "179%"
+    CHECK(describe_ratio(r.metrics[0], "stock", "fast").rfind("0.56x", 0) != 0);
+}
+
+TEST_CASE("a value 35% lower is never called 55% lower", "[render]") {
+    MetricReport m;
+    m.key = "sysbench_lat_avg_ms";
+    m.unit = "ms";
+    m.better = Better::lower;
+    m.targets = {{"bluefin-dx", {}, summarize({6.305})}, {"margine-cachyos", {}, summarize({4.08})}};
+    m.comparison = Comparison{6.305 / 4.08, {1.4, 1.6}, {}, Verdict::same};
+    CHECK(describe_ratio(m, "margine-cachyos", "bluefin-dx") == "1.55x faster (4.08 vs 6.30 ms, -35%)");
+    CHECK(verdict_mark(m) == "~");
+}
+
+TEST_CASE("escaping: ASCII only, XML and Markdown specials", "[render]") {
+    CHECK(ascii_safe("caf\xc3\xa9 \xe2\x80\x94 ok") == "caf? ? ok");
+    CHECK(xml_escape("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;");
+    CHECK(md_escape("a|b_c") == "a\\|b\\_c");
+}
+
+TEST_CASE("report.json follows bootbench-report/1", "[render]") {
+    Report r = sample_report();
+    nlohmann::json j = nlohmann::json::parse(render_json(r));
+    CHECK(j["schema"] == "bootbench-report/1");
+    CHECK(j["baseline"] == "stock");
+    CHECK(j["subject"] == "fast");
+    CHECK(j["targets"][0]["name"] == "stock");
+    CHECK(j["targets"][1]["runs"].size() == 5);
+    const auto& m = j["metrics"][0];
+    CHECK(m["key"] == "sched_pipe_usecs_op");
+    CHECK(m["better"] == "lower");
+    CHECK(m["targets"]["fast"]["n"] == 5);
+    CHECK(m["targets"]["fast"]["median"] == 4.45);
+    CHECK(m["targets"]["fast"]["values"] == nlohmann::json({4.29, 4.45, 4.45, 4.46, 9.5}));
+    CHECK(m["ratio"].get<double>() == Approx((7.95 + 7.99) / 2 / 4.45));
+    CHECK(m["ci"].size() == 2);
+    // fast-5 is slower than every stock run: the samples overlap, exact p = 21/126 = 0.167, so ~
+    CHECK(m["p_value"].get<double>() == Approx(21.0 / 126));
+    CHECK(m["verdict"] == "same");
+    CHECK(j["metrics"][1]["ratio"].get<double>() > 1); // higher is better, subject better: > 1 too
+    CHECK(j["outliers"][0]["run"] == "fast-5");
+    CHECK(j["warnings"].is_array());
+}
+
+TEST_CASE("report.svg is ASCII, self-contained, and draws every run", "[render]") {
+    std::string svg = render_svg(sample_report("Caf\xc3\xa9 <kernel> & co"));
+    CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+    CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
+    CHECK(ascii_only(svg));
+    CHECK(svg.find("Caf? &lt;kernel&gt; &amp; co") != std::string::npos);
+    CHECK(svg.find("href") == std::string::npos); // nothing to fetch
+    size_t dots = 0;
+    for (size_t at = svg.find("<circle cx"); at != std::string::npos; at = svg.find("<circle cx", at + 1))
+        ++dots;
+    CHECK(dots == 2 * 9 + 2); // 9 runs on 2 metrics, plus 2 legend dots
+    CHECK(svg.find("fast-5: 9.50 (outlier)") != std::string::npos);
+    CHECK(svg.find("1.79x faster") != std::string::npos);
+}
+
+TEST_CASE("report.svg draws a box instead of thousands of dots", "[render]") {
+    ReportInput in;
+    in.baseline = "a";
+    for (size_t i = 0; i < kMaxPointsPerStrip + 1; ++i) {
+        in.runs.push_back(run("a-" + std::to_string(i), "a", 8 + 0.001 * static_cast<double>(i), 1));
+        in.runs.push_back(run("b-" + std::to_string(i), "b", 4 + 0.001 * static_cast<double>(i), 2));
+    }
+    std::string svg = render_svg(build_report(in));
+    CHECK(svg.find("<circle cx", svg.find("<circle cx", svg.find("<circle cx") + 1) + 1) == std::string::npos);
+    CHECK(svg.find("boxes show quartiles") != std::string::npos);
+}
+
+TEST_CASE("report.md: caption, warnings, chart link, table, every run", "[render]") {
+    std::string md = render_markdown(sample_report(), "report.svg");
+    CHECK(md.rfind("# fast vs stock\n", 0) == 0);
+    CHECK(md.find("Runs per target: stock 4 (baseline), fast 5.") != std::string::npos);
+    CHECK(md.find("## Warnings") != std::string::npos);
+    CHECK(md.find("](report.svg)") != std::string::npos);
+    CHECK(md.find("| 1.79x faster (4.45 vs 7.97 us/op, -44%) |") != std::string::npos);
+    CHECK(md.find("| fast-5 | 9.5 (!) |") != std::string::npos);
+    CHECK(md.find("## Outliers") != std::string::npos);
+}
+
+TEST_CASE("report.html: one file, inline SVG and CSS, nothing to load", "[render]") {
+    std::string html = render_html(sample_report());
+    CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(html.find("<style>") != std::string::npos);
+    CHECK(html.find("<svg xmlns") != std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("https://") == std::string::npos);
+    CHECK(html.find("src=") == std::string::npos);
+    CHECK(ascii_only(html));
+}

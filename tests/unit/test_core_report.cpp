@@ -1,0 +1,199 @@
+#include "catch.hpp"
+#include "core/error.hpp"
+#include "core/report.hpp"
+#include "core/report_reproduce.hpp"
+
+using namespace bootbench::core;
+using Catch::Detail::Approx;
+
+namespace {
+
+RunResult run(const std::string& id, const std::string& target, std::vector<std::pair<std::string, double>> values,
+              nlohmann::json env = nlohmann::json::object()) {
+    RunResult r;
+    r.run_id = id;
+    r.target = target;
+    r.started_at = "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") + id.substr(id.size() - 1) + "+00:00";
+    r.environment = std::move(env);
+    for (auto& [key, value] : values)
+        r.metrics.push_back({key, value, "ms", key == "ops" ? Better::higher : Better::lower, "b"});
+    return r;
+}
+
+// a-1..a-4 around 10 ms, b-1..b-4 around 5 ms: b is 2x faster, fully separated.
+ReportInput two_targets() {
+    ReportInput in;
+    in.baseline = "a";
+    for (int i = 1; i <= 4; ++i) {
+        in.runs.push_back(run("a-" + std::to_string(i), "a", {{"lat", 10 + 0.1 * i}, {"ops", 100 + i}}));
+        in.runs.push_back(run("b-" + std::to_string(i), "b", {{"lat", 5 + 0.1 * i}, {"ops", 200 + i}}));
+    }
+    return in;
+}
+
+std::string error_of(const ReportInput& in) {
+    try {
+        build_report(in);
+    } catch (const bootbench::Error& e) {
+        CHECK(e.code() == bootbench::ExitCode::bad_input);
+        return e.what();
+    }
+    return "no error";
+}
+
+bool has_warning(const Report& r, const std::string& start) {
+    for (const auto& w : r.warnings)
+        if (w.rfind(start, 0) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("report: 4 vs 4 fully separated is a real difference", "[report]") {
+    Report r = build_report(two_targets());
+    CHECK(r.title == "b vs a");
+    REQUIRE(r.metrics.size() == 2);
+    const MetricReport& lat = r.metrics[0]; // catalog order, then by key: lat, ops
+    CHECK(lat.key == "lat");
+    // a: 10.1 10.2 10.3 10.4 -> 10.25; b: 5.1 .. 5.4 -> 5.25; 10.25 / 5.25
+    CHECK(lat.comparison->ratio == Approx(10.25 / 5.25));
+    CHECK(lat.comparison->test.p_value == Approx(2.0 / 70));
+    CHECK(lat.comparison->verdict == Verdict::better);
+    CHECK(lat.comparison->ci.lo > 1);
+    const MetricReport& ops = r.metrics[1];
+    CHECK(ops.comparison->ratio == Approx(202.5 / 102.5)); // higher is better: subject / baseline
+    CHECK(ops.comparison->verdict == Verdict::better);
+}
+
+TEST_CASE("report: a worse subject is worse, an equal one is ~", "[report]") {
+    ReportInput in = two_targets();
+    in.baseline = "b";
+    Report r = build_report(in);
+    CHECK(r.subject == "a");
+    CHECK(r.metrics[0].comparison->verdict == Verdict::worse);
+    CHECK(r.metrics[0].comparison->ratio < 1);
+    ReportInput same;
+    same.baseline = "a";
+    for (int i = 0; i < 4; ++i) {
+        same.runs.push_back(run("a-" + std::to_string(i), "a", {{"lat", 10.0 + i}}));
+        same.runs.push_back(run("b-" + std::to_string(i), "b", {{"lat", 10.5 + i}}));
+    }
+    CHECK(build_report(same).metrics[0].comparison->verdict == Verdict::same);
+}
+
+TEST_CASE("report: bad input names what is wrong and what to do", "[report][errors]") {
+    ReportInput in = two_targets();
+    in.baseline = "c";
+    CHECK(error_of(in) == "unknown baseline 'c': the results have targets a, b (pass --baseline with one of them)");
+    in.baseline = "";
+    CHECK(error_of(in) ==
+          "no baseline: pass --baseline with one of the targets a, b (or set baseline in the experiment file)");
+    in.baseline = "a";
+    in.subject = "z";
+    CHECK(error_of(in) == "unknown subject 'z': the results have targets a, b (pass --subject with one of them)");
+    in.subject = "";
+    in.exclude = {{"a-9", "why not"}};
+    CHECK(error_of(in) == "cannot exclude 'a-9': no run with that id in the results (runs: a-1, a-2, a-3, a-4, "
+                          "b-1, b-2, b-3, b-4)");
+}
+
+TEST_CASE("report: no common metric is an error listing each side's metrics", "[report][errors]") {
+    ReportInput in;
+    in.baseline = "a";
+    in.runs = {run("a-1", "a", {{"lat", 1}}), run("b-1", "b", {{"ops", 2}})};
+    CHECK(error_of(in) == "no metric common to baseline 'a' and subject 'b' (a: lat; b: ops): check that both "
+                          "targets ran the same benches");
+    in.runs = {run("a-1", "a", {{"lat", 1}})};
+    CHECK(error_of(in) == "nothing to compare: the results have runs of 'a' only; a report needs runs of two targets");
+}
+
+TEST_CASE("report: failed runs are listed with their failure text and have no metrics", "[report]") {
+    ReportInput in = two_targets();
+    RunResult failed = run("b-5", "b", {});
+    failed.status = RunStatus::failed;
+    failed.failure = "booted the wrong deployment";
+    in.runs.push_back(failed);
+    Report r = build_report(in);
+    const TargetReport* b = r.find_target("b");
+    REQUIRE(b->failed.size() == 1);
+    CHECK(b->failed[0].run == "b-5");
+    CHECK(b->failed[0].failure == "booted the wrong deployment");
+    CHECK(b->runs.size() == 4);
+    CHECK(has_warning(r, "1 run failed and has no metrics (listed under Failed runs)."));
+}
+
+TEST_CASE("report: a metric missing in some runs uses the runs that have it", "[report]") {
+    ReportInput in = two_targets();
+    in.runs.push_back(run("b-5", "b", {{"lat", 5.0}}));
+    Report r = build_report(in);
+    CHECK(r.metrics[1].find("b")->summary.n == 4); // ops: b-5 has none
+    CHECK(r.metrics[0].find("b")->summary.n == 5);
+    CHECK(has_warning(r, "ops is missing in 1 of 9 runs (b-5)"));
+}
+
+TEST_CASE("report: a metric only one target has is shown, not compared", "[report]") {
+    ReportInput in = two_targets();
+    in.runs.push_back(run("a-5", "a", {{"extra", 3}}));
+    Report r = build_report(in);
+    const MetricReport& extra = r.metrics[0]; // not in the catalog: by key, extra < lat < ops
+    CHECK(extra.key == "extra");
+    CHECK_FALSE(extra.comparison);
+    CHECK(extra.find("b")->summary.n == 0);
+}
+
+TEST_CASE("report: environment differences are warnings unless the experiment varies them", "[report]") {
+    ReportInput in = two_targets();
+    for (auto& r : in.runs)
+        r.environment = {{"governor", r.target == "a" ? "performance" : "powersave"},
+                         {"mitigations", {{"spectre_v2", r.target == "a" ? "Mitigation" : "Vulnerable"}}},
+                         {"cpu_model", nullptr}};
+    Report r = build_report(in);
+    CHECK(has_warning(r, "CPU frequency governor (governor) differs between runs: 'performance' in a-1, a-2, "
+                         "a-3, a-4; 'powersave' in b-1, b-2, b-3, b-4. Only the deployment should differ"));
+    CHECK(has_warning(r, "CPU vulnerability mitigations (mitigations) differs"));
+    CHECK_FALSE(has_warning(r, "CPU model"));
+    Experiment e;
+    e.targets.resize(2);
+    e.targets[1].kargs = {"mitigations=off"};
+    in.varied_keys = varied_environment_keys(e);
+    CHECK(in.varied_keys == std::set<std::string>{"mitigations"});
+    CHECK_FALSE(has_warning(build_report(in), "CPU vulnerability mitigations"));
+}
+
+TEST_CASE("report: start temperatures more than 8 C apart are a warning", "[report]") {
+    ReportInput in = two_targets();
+    for (auto& r : in.runs)
+        r.environment["temp_start_c"] = r.target == "a" ? 45.0 : 53.0; // 8 C apart: fine
+    CHECK_FALSE(has_warning(build_report(in), "Start temperatures differ"));
+    for (auto& r : in.runs)
+        r.environment["temp_start_c"] = r.target == "a" ? 45.0 : 54.0;
+    CHECK(has_warning(build_report(in), "Start temperatures differ: median 54.0 C for b against 45.0 C for a"));
+}
+
+TEST_CASE("report: the caption says machine, dates and conditions", "[report]") {
+    ReportInput in = two_targets();
+    for (auto& r : in.runs)
+        r.environment = {{"cpu_model", "Ryzen"}, {"nproc", 12}, {"governor", "performance"}, {"smt", "on"}};
+    Report r = build_report(in);
+    CHECK(r.caption.machine == "Ryzen, 12 CPUs");
+    CHECK(r.caption.dates == "2026-07-01");
+    CHECK(r.caption.conditions == "governor performance, SMT on");
+}
+
+TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x", "[report][reproduce]") {
+    Report fresh = build_report(two_targets()); // lat ratio 1.95, ops 1.98, both clearly better
+    Report published = fresh;
+    published.metrics[0].comparison->ratio = fresh.metrics[0].comparison->ratio; // same as fresh
+    published.metrics[1].comparison->ratio = 1.2;                               // far from 1.98
+    auto rows = compare_reproduction(published, fresh);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].verdict == Reproduction::reproduced);
+    CHECK(rows[1].verdict == Reproduction::not_reproduced);
+    CHECK(rows[1].why.rfind("published 1.20x is outside the fresh interval", 0) == 0);
+    Report noisy = fresh;
+    noisy.metrics[0].comparison->ci = {0.9, 2.5};
+    CHECK(compare_reproduction(published, noisy)[0].verdict == Reproduction::inconclusive);
+    CHECK(compare_reproduction(published, noisy)[0].why == "the fresh interval 0.90x - 2.50x includes 1.00x: more "
+                                                           "runs needed");
+}
