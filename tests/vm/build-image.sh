@@ -154,6 +154,17 @@ add_test_files() {
   echo base >"$r/usr/lib/bootbench-vm/variant"
 }
 
+# The host's binary runs in the guest (both Debian 12) only if the guest has
+# every library it links: say which is missing now, not after a boot.
+check_runtime_libs() {
+  cp "$BOOTBENCH" "$ROOTFS/tmp/bootbench"
+  local missing
+  missing=$(chroot "$ROOTFS" ldd /tmp/bootbench | grep 'not found' || true)
+  rm -f "$ROOTFS/tmp/bootbench"
+  [ -z "$missing" ] || vm_die "bootbench needs libraries the image lacks (add their packages to PACKAGES):
+$missing"
+}
+
 commit_refs() {
   vm_log "ostree: committing vm/base, vm/a, vm/b"
   ostree commit --repo="$REPO" --branch=vm/base --tree=dir="$ROOTFS" \
@@ -267,6 +278,7 @@ main() {
   tar -C "$ROOTFS" --xattrs --xattrs-include='*' -xpf "$tar"
   convert_tree
   add_test_files
+  check_runtime_libs
   deploy_all
   write_manifest
   rm -rf "$ROOTFS" "$WORK/var.tar"

@@ -9,7 +9,11 @@ BOOT_LINE = re.compile(r"BOOTBENCH-VM boot=(\d+) variant=(\S+) deployment=(\S+)"
 LOADER_LINE = re.compile(r"^SYSLINUX \d|^HARNESS kernel boot")
 KERNEL_LINE = re.compile(r"Linux version \d")
 RESUME_LINE = re.compile(r"Start(ing|ed) bootbench-resume\.service|Starting bootbench: measure")
+BENCH_LINE = re.compile(r"bootbench: bench \S+: running")
+# bootbench is done with this boot: it asks for the reboot.
+HANDOFF_LINE = re.compile(r"bootbench: (rebooting into|experiment \S+ finished)")
 DOWN_LINE = re.compile(r"reboot: (Restarting system|Power down)")
+SETTLE_S = 1  # conditions.settle_s in guest/experiment.toml
 EXPERIMENT = "vm-ab"
 PLANNED = [("a-1", "a"), ("b-1", "b"), ("a-2", "a"), ("b-2", "b")]
 
@@ -43,6 +47,10 @@ def boots_from_console(lines):
             cur.update(t_up=t, n=int(m[1]), variant=m[2], deployment=m[3])
         elif RESUME_LINE.search(s) and "t_resume" not in cur:
             cur["t_resume"] = t
+        elif BENCH_LINE.search(s) and "t_bench" not in cur:
+            cur["t_bench"] = t
+        elif HANDOFF_LINE.search(s) and "t_handoff" not in cur:
+            cur["t_handoff"] = t
         elif DOWN_LINE.search(s) and "t_down" not in cur:
             cur["t_down"] = t
             cur["down"] = "reboot" if "Restarting" in s else "poweroff"
@@ -105,12 +113,17 @@ def timings(lines, img, out):
             row["cycle_s"] = round(nxt - b["t_loader"], 1)
         if "t_resume" in b:
             row["loader_to_resume_s"] = round(b["t_resume"] - b["t_loader"], 1)
-            r = by_boot_id.get(guest.get(b.get("n"), {}).get("boot_id"))
-            if r is not None and "t_down" in b:
-                benches = bench_seconds(r)
-                row["benches_s"] = round(benches, 1)
-                row["resume_to_down_s"] = round(b["t_down"] - b["t_resume"], 1)
-                row["bootbench_overhead_s"] = round(b["t_down"] - b["t_resume"] - benches, 1)
+        if "t_bench" in b:
+            row["loader_to_bench_s"] = round(b["t_bench"] - b["t_loader"], 1)
+        r = by_boot_id.get(guest.get(b.get("n"), {}).get("boot_id"))
+        if r is not None and "t_resume" in b and "t_handoff" in b:
+            # What bootbench adds to a run beyond the boot and the benchmarks:
+            # from its unit's start to its reboot request, less the benches'
+            # wall time and the configured settle time.
+            benches = bench_seconds(r)
+            row["benches_s"] = round(benches, 1)
+            row["resume_to_reboot_request_s"] = round(b["t_handoff"] - b["t_resume"], 1)
+            row["bootbench_overhead_s"] = round(b["t_handoff"] - b["t_resume"] - benches - SETTLE_S, 1)
         rows.append(row)
     return {"build": img.build_times, "boots": rows}
 
