@@ -209,6 +209,9 @@ deploy_all() {
       --karg=bootbench_vm.variant=$v "vm/$v" >/dev/null
     retain=(--retain)
   done
+  # b is pinned before the experiment, a is not: bootbench pins both for the
+  # experiment and must put each back as it was.
+  ostree admin pin --sysroot="$SR" 2 >/dev/null
   local var=$SR/ostree/deploy/$OS/var
   tar -C "$var" -xf "$WORK/var.tar"
   install -D -m 0755 "$BOOTBENCH" "$var/lib/bootbench/bin/bootbench"
@@ -229,6 +232,7 @@ write_manifest() {
     for dep in "$SR/ostree/deploy/$OS/deploy"/*.origin; do
       v=$(sed -n 's/^refspec=vm\///p' "$dep")
       echo "DEPLOY_${v^^}=$(basename "$dep" .origin)"
+      echo "PINNED_${v^^}=$(grep -q '^pinned=true' "$dep" && echo true || echo false)"
     done
   } >"$m"
   vm_log "manifest: $(tr '\n' ' ' <"$m")"

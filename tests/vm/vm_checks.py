@@ -3,12 +3,14 @@ of the image. Each failure says which boot or run, what was expected and
 what was found."""
 import json
 import re
+from datetime import datetime
 from pathlib import Path
 
 BOOT_LINE = re.compile(r"BOOTBENCH-VM boot=(\d+) variant=(\S+) deployment=(\S+)")
 LOADER_LINE = re.compile(r"^SYSLINUX \d|^HARNESS kernel boot")
 KERNEL_LINE = re.compile(r"Linux version \d")
-RESUME_LINE = re.compile(r"Start(ing|ed) bootbench-resume\.service|Starting bootbench: measure")
+# The resume unit starts (systemd does not always print its status line).
+RESUME_LINE = re.compile(r"Start(ing|ed) bootbench-resume|Starting bootbench: measure|bootbench: boot into ")
 BENCH_LINE = re.compile(r"bootbench: bench \S+: running")
 # bootbench is done with this boot: it asks for the reboot.
 HANDOFF_LINE = re.compile(r"bootbench: (rebooting into|experiment \S+ finished)")
@@ -91,6 +93,27 @@ def read_results(out):
     return results
 
 
+def run_id(result):
+    return result.get("run", result.get("run_id"))
+
+
+def epoch(iso):
+    return datetime.fromisoformat(iso).timestamp()
+
+
+def boot_of_result(result, guest_boots):
+    """The guest's boot (from boots.log) in which a result was measured: by
+    boot id when the result records one, else the last boot that started
+    before the run did (the guest's clock is qemu's RTC in every boot)."""
+    boot_id = (result.get("environment") or {}).get("boot_id")
+    for g in guest_boots:
+        if boot_id and g.get("boot_id") == boot_id:
+            return g
+    started = epoch(result["started_at"]) if result.get("started_at") else None
+    before = [g for g in guest_boots if started is not None and "time" in g and int(g["time"]) <= started]
+    return before[-1] if before else None
+
+
 def bench_seconds(result):
     return sum(float(b.get("wall_s", 0)) for b in result.get("benches", []))
 
@@ -99,8 +122,12 @@ def bench_seconds(result):
 
 def timings(lines, img, out):
     boots = boots_from_console(lines)
-    by_boot_id = {r.get("environment", {}).get("boot_id"): r for r in read_results(out).values()}
-    guest = {int(b["boot"]): b for b in read_boots_log(out) if "boot" in b}
+    guest_boots = read_boots_log(out)
+    by_boot = {}
+    for r in read_results(out).values():
+        g = boot_of_result(r, guest_boots)
+        if g is not None:
+            by_boot[int(g["boot"])] = r
     rows = []
     for i, b in enumerate(boots):
         row = {"boot": i + 1, "variant": b.get("variant")}
@@ -115,7 +142,7 @@ def timings(lines, img, out):
             row["loader_to_resume_s"] = round(b["t_resume"] - b["t_loader"], 1)
         if "t_bench" in b:
             row["loader_to_bench_s"] = round(b["t_bench"] - b["t_loader"], 1)
-        r = by_boot_id.get(guest.get(b.get("n"), {}).get("boot_id"))
+        r = by_boot.get(b.get("n"))
         if r is not None and "t_resume" in b and "t_handoff" in b:
             # What bootbench adds to a run beyond the boot and the benchmarks:
             # from its unit's start to its reboot request, less the benches'
@@ -204,11 +231,11 @@ def check_wrong_boot(boots, img, out):
 
 def check_results(boots, img, out, wrong_boot):
     results = read_results(out)
-    guest = {g["boot_id"]: g for g in read_boots_log(out)}
+    guest_boots = read_boots_log(out)
     by_run = {}
     for path, r in results.items():
         expect(r.get("experiment") == EXPERIMENT, f"{path}: experiment {r.get('experiment')!r}")
-        by_run.setdefault(r.get("run_id"), []).append((path, r))
+        by_run.setdefault(run_id(r), []).append((path, r))
     expect(sorted(by_run) == sorted(rid for rid, _ in PLANNED),
            f"expected one result per run {[rid for rid, _ in PLANNED]}, found {sorted(by_run)} "
            f"in {list(results)}")
@@ -224,9 +251,9 @@ def check_results(boots, img, out, wrong_boot):
                f"{path}: recorded deployment {booted}, expected target {target}'s {img.deployment(target)}")
         expect(dep.get("checksum") != img.commit("b" if target == "a" else "a"),
                f"{path}: recorded the other target's checksum")
-        boot_id = r.get("environment", {}).get("boot_id")
-        g = guest.get(boot_id)
-        expect(g is not None, f"{path}: boot_id {boot_id} is none of the boots the guest logged")
+        g = boot_of_result(r, guest_boots)
+        expect(g is not None, f"{path}: measured in none of the boots the guest logged "
+                              f"(started_at {r.get('started_at')})")
         expect(g["deployment"] == booted,
                f"{path}: the guest booted {g['deployment']} in that boot, the result says {booted}")
         if wrong_boot is not None:
@@ -234,7 +261,9 @@ def check_results(boots, img, out, wrong_boot):
                    f"{path}: a result was recorded in the wrong boot {wrong_boot['n']}")
         metrics = r.get("metrics", [])
         expect(len(metrics) > 0, f"{path}: no metrics parsed")
-        benches = {b.get("kind") or b.get("name"): b.get("status") for b in r.get("benches", [])}
+        benches = {b.get("name") or b.get("kind"): b.get("status") for b in r.get("benches", [])}
+        expect(sorted(benches) == ["perf-sched-pipe", "sysbench-threads"],
+               f"{path}: benches {sorted(benches)}, expected perf-sched-pipe and sysbench-threads")
         expect(all(s == "ok" for s in benches.values()), f"{path}: benches {benches}")
         order.append(int(g["boot"]))
     expect(order == sorted(order), f"runs happened in boots {order}, not in the planned order")
@@ -281,8 +310,10 @@ def check_restored(boots, img, out):
     for name, d in deps.items():
         leftovers = [u for u in d["units"] + d["wants"] if u.startswith("bootbench-resume")]
         expect(not leftovers, f"deployment {name} still has {leftovers} in its /etc/systemd/system")
-        expect("pinned=true" not in d["origin"],
-               f"deployment {name} is still pinned (it was not before):\n{d['origin']}")
+        before = img.manifest.get(f"PINNED_{img.variant_of_deployment(name).upper()}") == "true"
+        after = bool(re.search(r"^pinned=true", d["origin"], re.M))
+        expect(after == before, f"deployment {name} is {'' if after else 'not '}pinned after the "
+                                f"experiment, and was {'' if before else 'not '}before:\n{d['origin']}")
     default = info["boot_entries"][0]
     expect("bootbench_vm.variant=base" in default.get("options", ""),
            f"the default boot entry is {default.get('title')!r} ({default.get('options')}), "
@@ -291,4 +322,5 @@ def check_restored(boots, img, out):
     if state.exists():
         phase = json.loads(state.read_text()).get("phase")
         expect(phase == "finished", f"state.json phase is {phase!r}, expected 'finished'")
-    print("restored: the original default booted last, no unit left in any /etc, no pin left")
+    print("restored: the original default booted last, no unit left in any /etc, "
+          "pins as before (b pinned, a and base not)")
