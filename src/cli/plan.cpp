@@ -3,6 +3,9 @@
 #include "cli/experiment_file.hpp"
 #include "core/estimate.hpp"
 #include "core/plan.hpp"
+#include "cli/targets.hpp"
+
+#include <filesystem>
 
 #include <iostream>
 
@@ -17,6 +20,23 @@ std::string describe_selector(const core::Target& t) {
 }
 
 } // namespace
+
+// The targets as resolved on this sysroot, when it is an ostree system.
+void print_sysroot(const core::Experiment& e, const std::string& sysroot) {
+    if (!std::filesystem::exists(std::filesystem::path(sysroot) / "ostree/deploy")) {
+        std::cout << "\n" << sysroot << " is not an ostree sysroot: targets are resolved by start on the "
+                  << "machine that runs them ('bootbench simulate' rehearses on a sandbox)\n";
+        return;
+    }
+    sys::Sysroot sr(sysroot);
+    auto rs = resolve_all(sr, e);
+    std::cout << "\ntargets on " << sysroot << ":\n";
+    print_resolutions(std::cout, rs);
+    std::cout << "deployments:\n" << core::describe_all(sr.deployments());
+    std::string problem = core::stateroot_problem(rs, sr.booted().value_or(sr.default_deployment()));
+    if (!problem.empty())
+        std::cout << "cannot start: " << problem << "\n";
+}
 
 int cmd_plan(const Args& args) {
     args.expect_positional(1, "one experiment file");
@@ -33,6 +53,7 @@ int cmd_plan(const Args& args) {
     std::cout << "\nrun order:\n";
     for (size_t i = 0; i < runs.size(); ++i)
         std::cout << "  " << (i + 1) << ". " << runs[i].run_id << "\n";
+    print_sysroot(e, args.value("sysroot").value_or("/"));
     double per_run = core::estimate_run_seconds(e);
     std::cout << "\nestimate: " << core::format_duration(per_run * static_cast<double>(runs.size()))
               << " (" << core::format_duration(per_run) << " per run, assuming "

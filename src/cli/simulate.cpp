@@ -66,9 +66,11 @@ void boot_until_done(const sys::SandboxLayout& layout, size_t max_boots) {
         if (n > max_boots)
             throw Error("the experiment did not finish within " + std::to_string(max_boots) +
                         " boots; the sandbox is kept for inspection");
+        std::cerr << "--- boot " << n << ": " << name_of(layout, sys::emulated_boot_choice(layout.sysroot))
+                  << "\n";
         sys::EmulatedBoot b = sys::emulate_boot(layout.sysroot);
-        std::cerr << "--- boot " << n << ": " << name_of(layout, b.booted_dir)
-                  << (b.unit_enabled ? "" : " (no bootbench unit)") << "\n";
+        if (!b.unit_enabled)
+            std::cerr << "--- boot " << n << ": no bootbench unit in this deployment\n";
         if (b.killed_by)
             std::cerr << "--- boot " << n << " ended by signal " << b.killed_by << ": power cycle\n";
         else if (b.exit_status != 0 && !b.reboot_requested)

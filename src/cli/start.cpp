@@ -2,11 +2,13 @@
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
 #include "cli/targets.hpp"
+#include "core/error.hpp"
 #include "core/plan.hpp"
 #include "sys/clock.hpp"
 #include "sys/files.hpp"
 #include "sys/host.hpp"
 #include "sys/orchestrator.hpp"
+#include "sys/staging.hpp"
 
 #include <iostream>
 
@@ -32,6 +34,33 @@ void print_dry_run(sys::Host& host, const core::Experiment& e,
               << runs.front().run_id << ") and reboot\n";
 }
 
+// Targets with stage = true that no deployment has yet: staged one at a time
+// (bootc and rpm-ostree keep one staged deployment), each needing a reboot to
+// become a deployment. Returns true when it staged (or would stage) one.
+bool stage_missing(sys::Host& host, const core::Experiment& e, bool dry_run) {
+    auto rs = resolve_all(host.sysroot(), e);
+    for (size_t i = 0; i < rs.size(); ++i) {
+        const core::Target& t = e.targets[i];
+        if (rs[i].deployment || !rs[i].not_deployed || !t.stage)
+            continue;
+        std::string why;
+        auto argv = sys::staging_command(t, why);
+        if (!argv)
+            throw Error("target '" + t.name + "' is not deployed and cannot be staged here: " + why);
+        std::cout << "target " << t.name << " is not deployed; staging it with: " << sys::shell_words(*argv)
+                  << "\n";
+        if (dry_run) {
+            std::cout << "dry run: nothing is changed\n";
+            return true;
+        }
+        sys::run_staging(*argv);
+        std::cout << "staged " << t.name << ": it becomes a deployment at the next boot. Reboot, then run "
+                  << "the same 'bootbench start' again (once for each target still to add)\n";
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int cmd_start(const Args& args) {
@@ -39,7 +68,13 @@ int cmd_start(const Args& args) {
     const std::string& file = args.positional()[0];
     core::Experiment e = load_experiment(file);
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    if (stage_missing(*host, e, args.flag("dry-run")))
+        return 0;
     auto targets = require_resolved(host->sysroot(), e);
+    std::string problem = core::stateroot_problem(resolve_all(host->sysroot(), e),
+                                                  host->sysroot().booted().value_or(host->sysroot().default_deployment()));
+    if (!problem.empty())
+        throw input_error("cannot start: " + problem);
     std::cout << "targets on " << host->describe() << ":\n";
     print_resolutions(std::cout, resolve_all(host->sysroot(), e));
     if (args.flag("dry-run")) {

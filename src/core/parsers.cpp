@@ -201,7 +201,12 @@ std::vector<MetricValue> parse_command(std::string_view out, const std::vector<M
     std::vector<MetricValue> values;
     auto lines = lines_of(out);
     for (const auto& spec : specs) {
-        std::regex re(spec.regex); // validated when the experiment file was read
+        std::regex re;
+        try {
+            re.assign(spec.regex); // validated when the experiment file was read
+        } catch (const std::regex_error&) {
+            continue; // reported as missing by collect_metrics
+        }
         for (auto line : lines) {
             std::match_results<std::string_view::const_iterator> m;
             if (!std::regex_search(line.begin(), line.end(), m, re) || m.size() < 2)

@@ -87,6 +87,53 @@ Resolution resolve_target(const Target& t, const std::vector<DeploymentInfo>& ds
     return {};
 }
 
+std::string stateroot_problem(const std::vector<Resolution>& rs, const DeploymentInfo& current) {
+    std::string list;
+    bool mixed = false;
+    for (const auto& r : rs) {
+        if (!r.deployment)
+            continue;
+        list += (list.empty() ? "" : ", ") + r.target + " in " + r.deployment->ref.stateroot;
+        mixed = mixed || r.deployment->ref.stateroot != current.ref.stateroot;
+    }
+    if (!mixed)
+        return "";
+    return "the targets are not all in the stateroot that runs now (" + current.ref.stateroot + "): " +
+           list + ". Each stateroot has its own /var, so the state and results in /var/lib/bootbench "
+           "would not reach every boot; deploy all targets into one stateroot (bootc switch and "
+           "rpm-ostree rebase keep the current one) and start from it";
+}
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+    size_t p = 0, t = 0, star = std::string::npos, resume = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern[p] == '[') {
+            size_t close = pattern.find(']', p + 1);
+            if (close != std::string::npos) {
+                std::string set = pattern.substr(p + 1, close - p - 1);
+                bool negate = !set.empty() && (set[0] == '!' || set[0] == '^');
+                bool hit = (negate ? set.substr(1) : set).find(text[t]) != std::string::npos;
+                if (hit != negate) {
+                    p = close + 1, ++t;
+                    continue;
+                }
+            }
+        } else if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+            ++p, ++t;
+            continue;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++, resume = t;
+            continue;
+        }
+        if (star == std::string::npos)
+            return false;
+        p = star + 1, t = ++resume;
+    }
+    while (p < pattern.size() && pattern[p] == '*')
+        ++p;
+    return p == pattern.size();
+}
+
 std::string describe(const DeploymentInfo& d) {
     std::string s = std::to_string(d.index) + ": " + d.ref.stateroot + "/" +
                     d.ref.checksum.substr(0, 12) + "." + std::to_string(d.ref.serial);

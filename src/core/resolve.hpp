@@ -26,4 +26,12 @@ std::string normalize_image(const std::string& reference);
 // never candidates: the first is dropped by any switch, the second is ours.
 Resolution resolve_target(const Target& t, const std::vector<DeploymentInfo>& deployments);
 
+// bootbench keeps its state and results in /var/lib/bootbench, and /var is
+// one per stateroot: every target, and the deployment that boots now, must
+// share one. Returns why not, or "" when they do.
+std::string stateroot_problem(const std::vector<Resolution>& rs, const DeploymentInfo& current);
+
+// fnmatch-style glob (* ? [...]) for expect_kernel, without the C library.
+bool glob_match(const std::string& pattern, const std::string& text);
+
 } // namespace bootbench::core

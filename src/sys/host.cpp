@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "sys/files.hpp"
+#include "sys/host_writes.hpp"
 #include "sys/sandbox.hpp"
 
 #include <cstdlib>
@@ -26,10 +27,22 @@ core::DeploymentInfo RealHost::booted() {
 fs::path RealHost::state_dir() {
     if (path_ == "/")
         return "/var/lib/bootbench";
-    return sysroot().stateroot_var(booted().ref.stateroot) / "lib/bootbench";
+    // An offline sysroot (--sysroot PATH): the stateroot that boots next.
+    auto running = sysroot().booted();
+    std::string stateroot = running ? running->ref.stateroot : sysroot().default_deployment().ref.stateroot;
+    return sysroot().stateroot_var(stateroot) / "lib/bootbench";
 }
 
-fs::path RealHost::etc_dir(const core::DeploymentRef& d) { return sysroot().deployment_dir(d) / "etc"; }
+fs::path RealHost::etc_dir(const core::DeploymentRef& d) {
+    if (path_ == "/")
+        make_sysroot_writable_privately();
+    return sysroot().deployment_dir(d) / "etc";
+}
+
+void RealHost::label(const core::DeploymentRef& d, const std::vector<std::string>& files) {
+    if (path_ == "/")
+        label_in_deployment(sysroot().deployment_dir(d), files);
+}
 
 void RealHost::reboot() {
     // --no-block: the unit that runs us must be able to finish before shutdown.

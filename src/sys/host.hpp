@@ -22,11 +22,15 @@ public:
     virtual core::DeploymentInfo booted() = 0;
     // /var/lib/bootbench of the running stateroot.
     virtual fs::path state_dir() = 0;
-    // A deployment's own /etc (where the unit goes).
+    // A deployment's own /etc (where the unit goes), ready for raw writes.
     virtual fs::path etc_dir(const core::DeploymentRef& d) = 0;
+    // Gives files written into a deployment the labels its policy wants.
+    virtual void label(const core::DeploymentRef&, const std::vector<std::string>&) {}
     // Asks for a reboot and returns; the caller exits.
     virtual void reboot() = 0;
     virtual std::string describe() = 0;
+    // The sandbox runs every target on this machine's kernel.
+    virtual bool emulated() const { return false; }
 };
 
 class RealHost final : public Host {
@@ -37,6 +41,7 @@ public:
     core::DeploymentInfo booted() override;
     fs::path state_dir() override;
     fs::path etc_dir(const core::DeploymentRef& d) override;
+    void label(const core::DeploymentRef& d, const std::vector<std::string>& files) override;
     void reboot() override;
     std::string describe() override;
 
@@ -55,6 +60,7 @@ public:
     fs::path etc_dir(const core::DeploymentRef& d) override;
     void reboot() override;
     std::string describe() override;
+    bool emulated() const override { return true; }
     // The file whose presence tells the driver that a reboot was asked for.
     static fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
 

@@ -5,12 +5,16 @@
 #include "sys/clock.hpp"
 #include "sys/crash_point.hpp"
 #include "sys/files.hpp"
+#include "sys/lock.hpp"
 #include "sys/report_files.hpp"
 #include "sys/run_log.hpp"
 #include "sys/suite.hpp"
 #include "sys/unit_install.hpp"
 
+#include "core/resolve.hpp"
+
 #include <cstdio>
+#include <sys/utsname.h>
 
 namespace bootbench::sys {
 
@@ -175,6 +179,28 @@ BootOutcome next_step(Context& c, const core::DeploymentInfo& booted) {
     return c.state.phase == core::Phase::running ? switch_and_reboot(c) : finish_experiment(c, booted);
 }
 
+std::string kernel_release() {
+    utsname u{};
+    return ::uname(&u) == 0 ? u.release : "";
+}
+
+// A deployment whose kernel is not the one the target expects (an image
+// updated under the tag, a kernel pinned elsewhere) must not be measured
+// as that target. Returns why, or "".
+std::string kernel_mismatch(Context& c, const core::Target& t) {
+    if (t.expect_kernel.empty())
+        return "";
+    if (c.host.emulated()) {
+        c.log.line("expect_kernel '" + t.expect_kernel + "' not checked: the sandbox runs this machine's kernel");
+        return "";
+    }
+    std::string release = kernel_release();
+    if (core::glob_match(t.expect_kernel, release))
+        return "";
+    return "the booted kernel " + release + " does not match expect_kernel '" + t.expect_kernel +
+           "' of target " + t.name + "; not measured";
+}
+
 core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     const core::RunSlot& slot = *c.state.current_run();
     SuiteRequest req;
@@ -188,7 +214,15 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     req.run_dir = c.results() / "runs" / slot.run_id / ("attempt-" + std::to_string(slot.attempts));
     req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
                       booted.image.empty() ? booted.refspec : booted.image, booted.version};
-    core::RunResult r = run_suite(req, c.clock);
+    core::RunResult r;
+    if (std::string why = kernel_mismatch(c, *req.target); !why.empty()) {
+        r.status = core::RunStatus::failed;
+        r.failure = why;
+        r.deployment = req.deployment;
+        r.started_at = r.finished_at = c.clock.now_iso8601();
+    } else {
+        r = run_suite(req, c.clock);
+    }
     r.experiment = c.state.experiment;
     r.run_id = slot.run_id;
     r.target = slot.target;
@@ -254,6 +288,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
                       const std::map<std::string, core::DeploymentRef>& targets, Clock& clock,
                       const StartOptions& options) {
     StatePaths paths{host.state_dir()};
+    ExperimentLock lock(paths.lock(), "start of experiment " + e.name);
     if (auto old = load_state_if_present(paths.state());
         old && old->phase != core::Phase::finished && old->phase != core::Phase::aborted)
         throw Error("experiment '" + old->experiment + "' is already running here (" +
@@ -289,7 +324,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     crash_point("start-state-written");
     install_binary(paths.binary(), options.binary);
     for (const auto& d : all_deployments(host))
-        install_unit(host.etc_dir(d), unit_timeout_s(e));
+        host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e)));
     for (const auto& t : s.targets)
         sr.set_pinned(t.deployment, true);
     s.phase = core::Phase::running;
@@ -310,6 +345,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
 
 BootOutcome resume_experiment(Host& host, Clock& clock) {
     StatePaths paths{host.state_dir()};
+    ExperimentLock lock(paths.lock(), "resume after boot");
     auto state = load_state_if_present(paths.state());
     if (!state)
         return BootOutcome::idle;
@@ -346,6 +382,7 @@ BootOutcome resume_experiment(Host& host, Clock& clock) {
 
 void abort_experiment(Host& host, Clock& clock) {
     StatePaths paths{host.state_dir()};
+    ExperimentLock lock(paths.lock(), "abort");
     std::optional<core::State> state;
     try {
         state = load_state_if_present(paths.state());

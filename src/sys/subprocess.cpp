@@ -178,11 +178,12 @@ ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
         throw Error(std::string("cannot watch the benchmark process (pidfd_open: ") + std::strerror(e) +
                     "); bootbench needs Linux 5.3 or later");
     }
-    return ProcessGroup(pid, pidfd);
+    return ProcessGroup(pid, pidfd, monotonic_now());
 }
 
 ProcessGroup::ProcessGroup(ProcessGroup&& other) noexcept
-    : pid_(other.pid_), pidfd_(other.pidfd_), reaped_(other.reaped_), status_(other.status_) {
+    : pid_(other.pid_), pidfd_(other.pidfd_), started_s_(other.started_s_), reaped_(other.reaped_),
+      status_(other.status_) {
     other.pid_ = -1;
     other.pidfd_ = -1;
 }
@@ -192,6 +193,7 @@ ProcessGroup& ProcessGroup::operator=(ProcessGroup&& other) noexcept {
         release();
         pid_ = other.pid_;
         pidfd_ = other.pidfd_;
+        started_s_ = other.started_s_;
         reaped_ = other.reaped_;
         status_ = other.status_;
         other.pid_ = -1;
@@ -263,9 +265,7 @@ void ProcessGroup::stop(double grace_s) {
     }
 }
 
-ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch) {
-    double start = monotonic_now();
-    ProcessGroup group = ProcessGroup::spawn(spec);
+ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec, const InterruptWatch* watch) {
     ProcessOutcome outcome;
     outcome.pgid = group.pgid();
     bool exited = group.wait_exit(spec.timeout_s > 0 ? spec.timeout_s : -1, watch ? watch->fd() : -1);
@@ -280,8 +280,13 @@ ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch)
         outcome.end = ProcessEnd::signaled;
         outcome.signal = WTERMSIG(group.wait_status());
     }
-    outcome.wall_s = monotonic_now() - start;
+    outcome.wall_s = monotonic_now() - group.started_s();
     return outcome;
+}
+
+ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch) {
+    ProcessGroup group = ProcessGroup::spawn(spec);
+    return finish_process(group, spec, watch);
 }
 
 } // namespace bootbench::sys

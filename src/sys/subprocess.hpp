@@ -68,6 +68,7 @@ public:
     ~ProcessGroup();
 
     pid_t pgid() const { return pid_; }
+    double started_s() const { return started_s_; } // CLOCK_MONOTONIC at spawn
     bool running() const { return pid_ > 0 && !reaped_; }
     // Sleeps until the leader exits, `timeout_s` passes (< 0: forever) or
     // `interrupt_fd` becomes readable. True when the leader has exited; the
@@ -81,15 +82,19 @@ public:
     void stop(double grace_s);
 
 private:
-    ProcessGroup(pid_t pid, int pidfd) : pid_(pid), pidfd_(pidfd) {}
+    ProcessGroup(pid_t pid, int pidfd, double started_s) : pid_(pid), pidfd_(pidfd), started_s_(started_s) {}
     void reap();
     void release() noexcept;
 
     pid_t pid_ = -1;
     int pidfd_ = -1;
+    double started_s_ = 0;
     bool reaped_ = false;
     int status_ = 0;
 };
+
+// Waits for a spawned group to finish or time out (see run_process).
+ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec, const InterruptWatch* watch);
 
 // Runs `spec` to completion or timeout. Throws bootbench::Error when it
 // cannot start or when `watch` reports an interruption (the group is killed

@@ -2,13 +2,20 @@
 
 #include "core/error.hpp"
 #include "core/parsers.hpp"
+#include "sys/background_load.hpp"
 #include "sys/bench_command.hpp"
 #include "sys/clock.hpp"
+#include "sys/conditions_gate.hpp"
 #include "sys/files.hpp"
+#include "sys/probes.hpp"
+#include "sys/sensors.hpp"
 #include "sys/subprocess.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <optional>
 #include <unistd.h>
 
 namespace bootbench::sys {
@@ -16,7 +23,7 @@ namespace bootbench::sys {
 namespace {
 
 // A benchmark's output beyond this is not read back for parsing.
-constexpr std::streamsize kMaxOutputRead = 64 << 20;
+constexpr std::uintmax_t kMaxOutputRead = 64 << 20;
 
 void log_line(const std::string& line) { std::fprintf(stderr, "bootbench: %s\n", line.c_str()); }
 
@@ -25,20 +32,27 @@ int online_cpus() {
     return n > 0 ? static_cast<int>(n) : 1;
 }
 
+// At most kMaxOutputRead bytes: sized from the file, so that a short output costs little.
 std::string read_output(const fs::path& path) {
+    std::error_code ec;
+    auto size = fs::file_size(path, ec);
+    if (ec)
+        return "";
     std::ifstream in(path, std::ios::binary);
-    std::string text(static_cast<size_t>(kMaxOutputRead), '\0');
-    in.read(text.data(), kMaxOutputRead);
+    std::string text(static_cast<size_t>(std::min<std::uintmax_t>(size, kMaxOutputRead)), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<size_t>(in.gcount()));
     return text;
 }
 
+// The last non-blank line: what a failing tool says last is usually why.
 std::string last_line(const std::string& text) {
     size_t end = text.find_last_not_of(" \t\r\n");
     if (end == std::string::npos)
         return "";
-    size_t start = text.find_last_of('\n', end);
-    return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+    size_t newline = text.find_last_of('\n', end);
+    size_t start = newline == std::string::npos ? 0 : newline + 1;
+    return text.substr(start, end - start + 1);
 }
 
 std::string join(const std::vector<std::string>& argv) {
@@ -73,13 +87,22 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b, const
 BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint) {
     auto tool = tool_for(b.kind);
     bool optional = tool && tool->optional;
+    std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
     std::string why = tool ? not_installed_message(*tool)
-                           : "program '" + run.record.argv.at(0) +
+                           : "program '" + program +
                                  "' not found: check argv in [[bench]] '" + b.name + "' and PATH";
     run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
     run.record.reason = optional ? "skipped: " + why : why;
     log_line("bench " + b.name + ": " + run.record.reason);
     run.metrics = core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
+    return run;
+}
+
+BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why) {
+    run.record.status = core::BenchStatus::failed;
+    run.record.reason = why;
+    log_line("bench " + b.name + ": " + why);
+    run.metrics = core::collect_metrics(b, "", "could not start: " + why, "");
     return run;
 }
 
@@ -95,7 +118,13 @@ BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc, con
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint);
     log_line("bench " + b.name + ": running " + join(run.record.argv));
-    ProcessOutcome o = run_process(spec, &watch);
+    std::optional<ProcessGroup> group;
+    try {
+        group.emplace(ProcessGroup::spawn(spec));
+    } catch (const Error& e) {
+        return not_started(b, std::move(run), e.what());
+    }
+    ProcessOutcome o = finish_process(*group, spec, &watch);
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
         run.record.exit_status = o.exit_status;
@@ -115,15 +144,33 @@ BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc, con
     return run;
 }
 
+void add(core::RunResult& r, BenchRun run) {
+    r.benches.push_back(std::move(run.record));
+    r.metrics.insert(r.metrics.end(), run.metrics.metrics.begin(), run.metrics.metrics.end());
+    r.missing.insert(r.missing.end(), run.metrics.missing.begin(), run.metrics.missing.end());
+}
+
+// Every bench recorded as not run, its metrics missing with `why`.
+void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const std::string& why, int nproc) {
+    for (const auto& b : benches) {
+        BenchRun run;
+        run.record = {b.name, b.kind, bench_argv(b, nproc), std::nullopt, 0, core::BenchStatus::skipped,
+                      "not run: " + why, ""};
+        run.metrics = core::collect_metrics(b, "", "was not run: " + why, "");
+        add(r, std::move(run));
+    }
+}
+
 void set_status(core::RunResult& r) {
-    if (r.metrics.empty()) {
+    if (!r.failure.empty()) {
+        r.status = core::RunStatus::failed;
+    } else if (r.metrics.empty()) {
         r.status = core::RunStatus::failed;
         std::string why;
         for (const auto& b : r.benches)
             if (!b.reason.empty())
                 why += (why.empty() ? "" : "; ") + b.name + ": " + b.reason;
-        if (r.failure.empty())
-            r.failure = "no metric was collected" + (why.empty() ? std::string(" (the suite has no benches)") : ": " + why);
+        r.failure = "no metric was collected" + (why.empty() ? std::string(" (the suite has no benches)") : ": " + why);
     } else {
         r.status = r.missing.empty() ? core::RunStatus::ok : core::RunStatus::partial;
     }
@@ -143,19 +190,64 @@ core::RunResult start_result(const SuiteRequest& req, Clock& clock) {
     return r;
 }
 
+// The benches under the background load; the load lives exactly as long as they do.
+void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
+    const core::Experiment& e = *req.experiment;
+    int nproc = online_cpus();
+    double limit_s = 60;
+    for (const auto& b : e.benches)
+        limit_s += bench_timeout_s(b);
+    std::optional<BackgroundLoad> load;
+    try {
+        load.emplace(e.load, nproc, limit_s, req.run_dir);
+    } catch (const Error& err) {
+        r.conditions.push_back(core::to_json(core::ConditionRecord{"load", "stress-ng", "not started", "fail", err.what()}));
+        r.failure = err.what();
+        skip_all(r, e.benches, err.what(), nproc);
+        return;
+    }
+    if (load->active()) {
+        core::ConditionRecord rec{"load", load->command(), "running", "run", "for the length of the suite"};
+        log_line("conditions: " + core::log_line(rec));
+        r.conditions.push_back(core::to_json(rec));
+    }
+    for (const auto& bench : e.benches) {
+        watch.throw_if_interrupted("starting bench " + bench.name);
+        add(r, run_bench(bench, req.run_dir, nproc, watch));
+    }
+    std::string load_problem = load->stop();
+    if (!load_problem.empty()) {
+        log_line(load_problem);
+        r.failure = load_problem;
+    }
+}
+
+void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
+    r.environment[key] = t ? nlohmann::json(t->celsius) : nlohmann::json(nullptr);
+    if (t)
+        r.environment["temp_sensor"] = t->sensor;
+}
+
 } // namespace
 
 core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     InterruptWatch watch; // first: destroyed last, after every child is gone
     core::RunResult r = start_result(request, clock);
-    int nproc = online_cpus();
-    for (const auto& bench : request.experiment->benches) {
-        watch.throw_if_interrupted("starting bench " + bench.name);
-        BenchRun run = run_bench(bench, request.run_dir, nproc, watch);
-        r.benches.push_back(run.record);
-        r.metrics.insert(r.metrics.end(), run.metrics.metrics.begin(), run.metrics.metrics.end());
-        r.missing.insert(r.missing.end(), run.metrics.missing.begin(), run.metrics.missing.end());
+    SysfsSensors sysfs(request.probe_root);
+    Sensors& sensors = request.sensors ? *request.sensors : sysfs;
+    GateOutcome gate = pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch);
+    for (const auto& rec : gate.records)
+        r.conditions.push_back(core::to_json(rec));
+    r.environment = probe_environment(request.probe_root);
+    record_temperature(r, "temp_start_c", gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
+    if (gate.failure.empty()) {
+        run_benches(request, r, watch);
+    } else {
+        r.failure = gate.failure;
+        skip_all(r, request.experiment->benches, gate.failure, online_cpus());
     }
+    record_temperature(r, "temp_end_c", sensors.cpu_temperature());
+    gate.governor.reset(); // restore the governor before the run is declared finished
     r.finished_at = clock.now_iso8601();
     set_status(r);
     return r;

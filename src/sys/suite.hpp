@@ -12,6 +12,7 @@
 namespace bootbench::sys {
 
 class Clock;
+class Sensors;
 
 struct SuiteRequest {
     const core::Experiment* experiment = nullptr;
@@ -21,6 +22,7 @@ struct SuiteRequest {
     std::filesystem::path run_dir;      // raw logs: one folder per run, beside its JSON
     core::DeploymentRecord deployment;  // the booted deployment, filled by the caller
     std::filesystem::path probe_root = "/"; // where /proc and /sys are read (tests: a fake tree)
+    Sensors* sensors = nullptr;             // null: the real ones, under probe_root
 };
 
 // Never throws for a failing or missing benchmark: those are recorded in the

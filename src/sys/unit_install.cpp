@@ -24,7 +24,7 @@ std::string resume_unit_text(int timeout_s) {
     return text;
 }
 
-void install_unit(const fs::path& etc_dir, int timeout_s) {
+std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s) {
     make_dirs(wants_link(etc_dir).parent_path());
     write_file_atomic(unit_path(etc_dir), resume_unit_text(timeout_s));
     std::error_code ec;
@@ -32,6 +32,8 @@ void install_unit(const fs::path& etc_dir, int timeout_s) {
     fs::create_symlink(std::string("../") + kResumeUnitName, wants_link(etc_dir), ec);
     if (ec)
         throw Error("cannot enable the unit in " + etc_dir.string() + ": " + ec.message());
+    return {"/etc/systemd/system/multi-user.target.wants", std::string("/etc/systemd/system/") + kResumeUnitName,
+            std::string("/etc/systemd/system/multi-user.target.wants/") + kResumeUnitName};
 }
 
 void remove_unit(const fs::path& etc_dir) {

@@ -2,6 +2,7 @@
 // The post-boot unit in a deployment's /etc, and the binary it runs.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace bootbench::sys {
 
@@ -10,8 +11,9 @@ namespace fs = std::filesystem;
 // The unit file's text with its time limit filled in.
 std::string resume_unit_text(int timeout_s);
 // Writes etc/systemd/system/bootbench-resume.service and its
-// multi-user.target.wants link. Idempotent.
-void install_unit(const fs::path& etc_dir, int timeout_s);
+// multi-user.target.wants link. Idempotent. Returns the paths written, as
+// seen inside the deployment ("/etc/..."), for labelling.
+std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s);
 // Removes both; absent files are fine.
 void remove_unit(const fs::path& etc_dir);
 bool unit_installed(const fs::path& etc_dir);

@@ -2,11 +2,14 @@
 // Helpers shared by the sys/ tests: a temporary folder and a fake clock.
 #include "sys/clock.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/types.h>
+#include <thread>
 
 namespace testing {
 
@@ -41,6 +44,40 @@ inline std::string read(const fs::path& p) {
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// Live (non-zombie) processes whose process group is `pgid`.
+inline int live_members(pid_t pgid) {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        std::string stat = read(e.path() / "stat");
+        size_t paren = stat.rfind(')');
+        if (paren == std::string::npos)
+            continue;
+        std::istringstream rest(stat.substr(paren + 2));
+        char state = 0;
+        long ppid = 0, pgrp = 0;
+        rest >> state >> ppid >> pgrp;
+        n += pgrp == pgid && state != 'Z';
+    }
+    return n;
+}
+
+inline int live_with_cmdline(const std::string& cmdline) {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator("/proc"))
+        n += read(e.path() / "cmdline") == cmdline;
+    return n;
+}
+
+// Killed members may take a moment to be reaped by init: allow 2 s.
+inline bool group_gone(pid_t pgid) {
+    for (int i = 0; i < 40; ++i) {
+        if (live_members(pgid) == 0)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
 }
 
 // Time that passes only when the code under test sleeps.

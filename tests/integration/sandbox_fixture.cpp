@@ -3,19 +3,57 @@
 #include "sys/files.hpp"
 
 #include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 namespace bootbench::test {
 
-std::string fast_experiment(int runs, const std::string& extra) {
+std::string fast_experiment(int runs, const std::string& extra, const std::string& target_b_keys,
+                            const std::string& bench) {
+    std::string suite = bench.empty() ? "echo 'value 42.5'" : bench;
     return "[experiment]\nname = \"loop\"\nruns = " + std::to_string(runs) +
            "\nbaseline = \"a\"\n" + extra +
            "\n[[target]]\nname = \"a\"\nrefspec = \"sandbox:test/a\"\n"
-           "\n[[target]]\nname = \"b\"\nimage = \"ostree-image-signed:docker://ghcr.io/x/b:stable\"\n"
+           "\n[[target]]\nname = \"b\"\nimage = \"ostree-image-signed:docker://ghcr.io/x/b:stable\"\n" +
+           target_b_keys +
            "\n[conditions]\nsettle_s = 0\nmax_start_temp_c = 200.0\ntemp_wait_timeout_s = 1\n"
-           "\n[[bench]]\nkind = \"command\"\nname = \"echo\"\nargv = [\"/bin/sh\", \"-c\", \"echo 'value 42.5'\"]\n"
-           "timeout_s = 30\n[[bench.metric]]\nkey = \"echo_value\"\nregex = 'value ([0-9.]+)'\n"
+           "\n[[bench]]\nkind = \"command\"\nname = \"echo\"\nargv = [\"/bin/sh\", \"-c\", \"" + suite + "\"]\n"
+           "timeout_s = 2\n[[bench.metric]]\nkey = \"echo_value\"\nregex = 'value ([0-9.]+)'\n"
            "unit = \"x\"\nbetter = \"higher\"\n";
+}
+
+CliResult run_cli(const std::vector<std::string>& args) {
+    fs::path out = fs::temp_directory_path() / ("bootbench-cli-out-" + std::to_string(::getpid()));
+    fs::path err = out.string() + ".err";
+    std::string cmd = std::string("'") + BOOTBENCH_BIN + "'";
+    for (const auto& a : args)
+        cmd += " '" + a + "'";
+    cmd += " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+    int raw = std::system(cmd.c_str());
+    CliResult r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = sys::read_text_file(out);
+    r.err = sys::read_text_file(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+}
+
+std::string tree_listing(const fs::path& root) {
+    std::string s;
+    for (const auto& e : fs::recursive_directory_iterator(root, fs::directory_options::none)) {
+        auto st = fs::symlink_status(e.path());
+        s += e.path().lexically_relative(root).string() + " " + std::to_string(static_cast<int>(st.type())) + " " +
+             std::to_string(static_cast<unsigned>(st.permissions()));
+        if (fs::is_symlink(st))
+            s += " -> " + fs::read_symlink(e.path()).string();
+        else if (fs::is_regular_file(st))
+            s += " " + std::to_string(fs::file_size(e.path())) + " " +
+                 std::to_string(fs::last_write_time(e.path()).time_since_epoch().count());
+        s += "\n";
+    }
+    return s;
 }
 
 Sandbox::Sandbox(const std::string& experiment_toml)

@@ -19,7 +19,20 @@ namespace bootbench::test {
 namespace fs = std::filesystem;
 
 // Two targets, `runs` each, and a suite of one fast `command` bench.
-std::string fast_experiment(int runs, const std::string& extra_experiment_keys = "");
+// `extra_experiment_keys` go into [experiment]; `target_b_keys` into b's table.
+std::string fast_experiment(int runs, const std::string& extra_experiment_keys = "",
+                            const std::string& target_b_keys = "",
+                            const std::string& bench = "");
+
+struct CliResult {
+    int status = -1;
+    std::string out, err;
+};
+// Runs the bootbench binary under test with `args`.
+CliResult run_cli(const std::vector<std::string>& args);
+
+// Paths, sizes, modes and link targets of everything under `root`.
+std::string tree_listing(const fs::path& root);
 
 class Sandbox {
 public:

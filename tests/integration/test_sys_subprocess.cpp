@@ -11,42 +11,10 @@
 using namespace bootbench;
 using namespace bootbench::sys;
 using testing::TempDir;
+using testing::group_gone;
+using testing::live_with_cmdline;
 
 namespace {
-
-// Live (non-zombie) processes whose process group is `pgid`.
-int live_members(pid_t pgid) {
-    int n = 0;
-    for (const auto& e : fs::directory_iterator("/proc")) {
-        std::string stat = testing::read(e.path() / "stat");
-        size_t paren = stat.rfind(')');
-        if (paren == std::string::npos)
-            continue;
-        std::istringstream rest(stat.substr(paren + 2));
-        char state = 0;
-        long ppid = 0, pgrp = 0;
-        rest >> state >> ppid >> pgrp;
-        n += pgrp == pgid && state != 'Z';
-    }
-    return n;
-}
-
-int live_with_cmdline(const std::string& cmdline) {
-    int n = 0;
-    for (const auto& e : fs::directory_iterator("/proc"))
-        n += testing::read(e.path() / "cmdline") == cmdline;
-    return n;
-}
-
-// Killed members may take a moment to be reaped by init: allow 2 s.
-bool group_gone(pid_t pgid) {
-    for (int i = 0; i < 40; ++i) {
-        if (live_members(pgid) == 0)
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
-}
 
 ProcessSpec shell(const TempDir& dir, const std::string& script, double timeout_s = 0) {
     return {{"sh", "-c", script}, dir.path() / "out", dir.path() / "err", timeout_s, 0.5};

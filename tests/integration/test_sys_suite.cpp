@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "helpers.hpp"
+#include "fake_tree.hpp"
 #include "sys/suite.hpp"
 
 #include <cstdlib>
@@ -43,6 +44,7 @@ Experiment experiment(std::vector<Bench> benches) {
     t.name = "a";
     e.targets = {t};
     e.conditions.settle_s = 0;
+    e.conditions.max_start_temp_c = 150; // never wait on a real sensor in tests
     e.benches = std::move(benches);
     return e;
 }
@@ -180,4 +182,125 @@ TEST_CASE("run_suite: a run folder that cannot be created is an error naming it"
     testing::FakeClock clock;
     CHECK_THROWS_WITH(sys::run_suite(req, clock),
                       "cannot create folder " + req.run_dir.string() + ": Not a directory");
+}
+
+namespace {
+
+RunResult run_on_tree(const Experiment& e, const TempDir& dir, const fs::path& tree) {
+    sys::SuiteRequest req;
+    req.experiment = &e;
+    req.target = &e.targets[0];
+    req.run_id = "a-1";
+    req.run_dir = dir.path() / "runs" / "a-1";
+    req.probe_root = tree;
+    testing::FakeClock clock;
+    return sys::run_suite(req, clock);
+}
+
+} // namespace
+
+TEST_CASE("run_suite: environment and temperatures come from the probe root") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    auto e = experiment({command("quick", {"sh", "-c", "echo value=1"}, 10)});
+    RunResult r = run_on_tree(e, dir, tree.path());
+    CHECK(r.status == RunStatus::ok);
+    CHECK(r.environment["hostname"] == "margine");
+    CHECK(r.environment["nproc"] == 12);
+    CHECK(r.environment["temp_start_c"] == 48.375);
+    CHECK(r.environment["temp_end_c"] == 48.375);
+    CHECK(r.environment["temp_sensor"] == "hwmon k10temp Tctl");
+    REQUIRE(r.conditions.size() == 4);
+    CHECK(r.conditions[3]["check"] == "temperature");
+    CHECK(r.conditions[3]["found"] == "48.4 C (hwmon k10temp Tctl)");
+}
+
+TEST_CASE("run_suite: a failed gate runs no bench and says why") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    auto e = experiment({builtin(BenchKind::perf_sched_pipe)});
+    e.conditions.governor = "performance"; // the tree has powersave, and set_governor is off
+    RunResult r = run_on_tree(e, dir, tree.path());
+    CHECK(r.status == RunStatus::failed);
+    std::string why = "conditions: governor: the governor of policy0, policy1, policy10, policy11, policy2, "
+                      "policy3, policy4, policy5, policy6, policy7, policy8, policy9 is not performance: set it "
+                      "before the run (cpupower frequency-set -g performance) or set [conditions] set_governor = true";
+    CHECK(r.failure == why);
+    REQUIRE(r.benches.size() == 1);
+    CHECK(r.benches[0].status == BenchStatus::skipped);
+    CHECK(r.benches[0].reason == "not run: " + why);
+    CHECK(missing(r, "sched_pipe_usecs_op")->reason == "bench 'perf-sched-pipe' was not run: " + why);
+    CHECK_FALSE(fs::exists(dir.path() / "runs/a-1/perf-sched-pipe.stdout"));
+}
+
+TEST_CASE("run_suite: set_governor changes the fake tree for the run and restores it") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    fs::path gov = tree.path() / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor";
+    auto e = experiment({command("peek", {"sh", "-c", "echo value=$(grep -c performance " + gov.string() + ")"}, 10)});
+    e.conditions.governor = "performance";
+    e.conditions.set_governor = true;
+    RunResult r = run_on_tree(e, dir, tree.path());
+    CHECK(r.status == RunStatus::ok);
+    CHECK(r.find("peek_value")->value == 1); // set while the bench ran
+    CHECK(testing::read(gov) == "powersave\n");
+}
+
+TEST_CASE("run_suite: the background load runs with the suite and is recorded") {
+    TempDir dir;
+    auto e = experiment({command("loaded", {"sh", "-c", "echo value=1"}, 10)});
+    e.load.kind = Load::Kind::count;
+    e.load.count = 1;
+    RunResult r = run(e, dir);
+    CHECK(r.status == RunStatus::ok);
+    REQUIRE(r.conditions.size() == 5);
+    CHECK(r.conditions[4] == nlohmann::json{{"check", "load"},
+                                            {"wanted", "stress-ng --cpu 1 --timeout 70s"},
+                                            {"found", "running"},
+                                            {"decision", "run"},
+                                            {"detail", "for the length of the suite"}});
+    CHECK(fs::exists(dir.path() / "runs/a-1/load.stderr"));
+}
+
+TEST_CASE("run_suite: a load that cannot start fails the run, naming the package") {
+    TempDir dir;
+    PathOverride path(dir.path().string());
+    auto e = experiment({builtin(BenchKind::perf_sched_pipe)});
+    e.load.kind = Load::Kind::all;
+    RunResult r = run(e, dir);
+    CHECK(r.status == RunStatus::failed);
+    CHECK(r.failure == "the background load cannot start: stress-ng is not installed: install it with 'apt install "
+                       "stress-ng' (Debian) or 'dnf install stress-ng' (Fedora), or set [load] cpu_workers = 0");
+    CHECK(r.benches[0].status == BenchStatus::skipped);
+}
+
+TEST_CASE("run_suite: a load that dies during the suite fails the run") {
+    TempDir dir;
+    // A stand-in for a stress-ng that crashes at once (the real one cannot be made to).
+    testing::write(dir.path() / "bin/stress-ng", "#!/bin/sh\necho 'stress-ng: bad option' >&2\nexit 1\n");
+    fs::permissions(dir.path() / "bin/stress-ng", fs::perms::owner_all);
+    PathOverride path((dir.path() / "bin").string() + ":/usr/bin:/bin");
+    auto e = experiment({command("later", {"sh", "-c", "sleep 0.3; echo value=1"}, 10)});
+    e.load.kind = Load::Kind::count;
+    e.load.count = 1;
+    RunResult r = run(e, dir);
+    CHECK(r.status == RunStatus::failed);
+    CHECK(r.find("later_value"));
+    CHECK(r.failure == "the background load (stress-ng --cpu 1 --timeout 70s) ended before the suite did, with "
+                       "status 1 (see " + (dir.path() / "runs/a-1/load.stderr").string() + ")");
+}
+
+TEST_CASE("run_suite: a program that cannot be executed fails its bench, not the run") {
+    TempDir dir;
+    fs::path bad = dir.path() / "not-a-program";
+    testing::write(bad, std::string("\x7f" "garbage", 8));
+    fs::permissions(bad, fs::perms::owner_all);
+    auto e = experiment({command("broken", {bad.string()}, 5), command("fine", {"sh", "-c", "echo value=3"}, 5)});
+    RunResult r = run(e, dir);
+    CHECK(r.status == RunStatus::partial);
+    CHECK(r.benches[0].status == BenchStatus::failed);
+    CHECK(r.benches[0].reason == "cannot start " + bad.string() + ": Exec format error");
+    CHECK(missing(r, "broken_value")->reason == "bench 'broken' could not start: cannot start " + bad.string() +
+                                                    ": Exec format error");
+    CHECK(r.find("fine_value")->value == 3);
 }

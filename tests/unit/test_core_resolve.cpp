@@ -79,3 +79,22 @@ TEST_CASE("deployments are described for people", "[resolve]") {
     CHECK(describe(d) == "0: fedora/aaaa1111.0 image ostree-image-signed:docker://ghcr.io/ublue-os/"
                          "bluefin-dx:stable version 41.20261130 (booted, pinned)");
 }
+
+TEST_CASE("all targets must share the running stateroot", "[resolve]") {
+    std::vector<Resolution> rs = {{"a", kDeps[0], "", "", false}, {"b", kDeps[1], "", "", false}};
+    CHECK(stateroot_problem(rs, kDeps[2]) == "");
+    rs[1].deployment->ref.stateroot = "bluefin";
+    std::string why = stateroot_problem(rs, kDeps[2]);
+    CHECK(why.find("the targets are not all in the stateroot that runs now (fedora): a in fedora, b in "
+                   "bluefin. Each stateroot has its own /var") == 0);
+}
+
+TEST_CASE("expect_kernel globs", "[resolve]") {
+    CHECK(glob_match("*cachyos*", "7.0.12-cachyos1.fc44.x86_64"));
+    CHECK_FALSE(glob_match("*cachyos*", "7.0.8-200.fc44.x86_64"));
+    CHECK(glob_match("7.0.?-*", "7.0.8-200.fc44.x86_64"));
+    CHECK(glob_match("*.fc4[34].*", "7.0.8-200.fc44.x86_64"));
+    CHECK_FALSE(glob_match("*.fc4[!4].*", "7.0.8-200.fc44.x86_64"));
+    CHECK(glob_match("*", ""));
+    CHECK_FALSE(glob_match("6.*", "7.0"));
+}

@@ -1,0 +1,44 @@
+#include "sys/background_load.hpp"
+
+#include "core/error.hpp"
+#include "sys/bench_command.hpp"
+
+#include <cstring>
+#include <sys/wait.h>
+
+namespace bootbench::sys {
+
+BackgroundLoad::BackgroundLoad(const core::Load& load, int nproc, double limit_s,
+                               const std::filesystem::path& run_dir) {
+    auto argv = load_argv(load, nproc, limit_s);
+    if (argv.empty())
+        return;
+    for (const auto& a : argv)
+        command_ += (command_.empty() ? "" : " ") + a;
+    if (!find_program(argv[0]))
+        throw Error("the background load cannot start: " +
+                    not_installed_message({"stress-ng", "stress-ng", "stress-ng", false}) +
+                    ", or set [load] cpu_workers = 0");
+    stderr_path_ = run_dir / "load.stderr";
+    group_.emplace(ProcessGroup::spawn({argv, run_dir / "load.stdout", stderr_path_, 0, 5}));
+}
+
+std::string BackgroundLoad::stop() {
+    if (!group_)
+        return "";
+    // Still running when the suite ends is the normal case; exited before is not.
+    bool ended_early = group_->wait_exit(0);
+    group_->stop(5);
+    std::string why;
+    if (ended_early) {
+        int st = group_->wait_status();
+        why = "the background load (" + command_ + ") ended before the suite did, " +
+              (WIFEXITED(st) ? "with status " + std::to_string(WEXITSTATUS(st))
+                             : std::string("killed by SIG") + sigabbrev_np(WTERMSIG(st))) +
+              " (see " + stderr_path_.string() + ")";
+    }
+    group_.reset();
+    return why;
+}
+
+} // namespace bootbench::sys

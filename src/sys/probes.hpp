@@ -1,0 +1,28 @@
+#pragma once
+// Probes of /proc and /sys under a root folder (tests: a fake tree). A file
+// the machine does not have is an absent value, never an error.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+// The file's text without surrounding blanks; nullopt when it cannot be read.
+std::optional<std::string> read_probe(const fs::path& path);
+
+// The sub-folders of `dir` whose names start with `prefix`, sorted by name
+// with numbers in numeric order (policy2 before policy10).
+std::vector<fs::path> probe_dirs(const fs::path& dir, const std::string& prefix);
+
+// CPUs in a list like "0-3,8-11"; nullopt when it does not parse.
+std::optional<int> count_cpu_list(const std::string& list);
+
+// The environment keys documented in core/run_result.hpp, except the
+// temperatures (the suite adds those from its Sensors): null when absent.
+nlohmann::json probe_environment(const fs::path& root);
+
+} // namespace bootbench::sys

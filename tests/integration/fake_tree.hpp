@@ -1,0 +1,42 @@
+#pragma once
+// A fake /proc and /sys tree, with what a Framework 13 (AMD) shows.
+#include "helpers.hpp"
+
+namespace testing {
+
+inline void build_laptop_tree(const fs::path& root) {
+    write(root / "proc/sys/kernel/osrelease", "7.0.12-cachyos1.fc44.x86_64\n");
+    write(root / "proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Tue Jun 16 2026\n");
+    write(root / "proc/cmdline", "BOOT_IMAGE=(hd0,gpt2)/ostree/fedora-abc/vmlinuz quiet\n");
+    write(root / "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 5 7640U w/ "
+                                 "Radeon 760M Graphics\n\nprocessor\t: 1\nmodel name\t: AMD Ryzen 5 7640U w/ "
+                                 "Radeon 760M Graphics\n");
+    write(root / "proc/sys/kernel/sched_bore", "1\n");
+    write(root / "proc/sys/kernel/hostname", "margine\n");
+    write(root / "proc/sys/kernel/random/boot_id", "0f1e2d3c-aaaa-bbbb-cccc-123456789abc\n");
+    write(root / "sys/devices/system/cpu/online", "0-11\n");
+    write(root / "sys/devices/system/cpu/smt/control", "on\n");
+    for (int i = 0; i < 12; ++i) {
+        fs::path p = root / "sys/devices/system/cpu/cpufreq" / ("policy" + std::to_string(i));
+        write(p / "scaling_governor", "powersave\n");
+        write(p / "energy_performance_preference", i == 10 ? "performance\n" : "balance_performance\n");
+    }
+    write(root / "sys/devices/system/cpu/vulnerabilities/spectre_v2", "Mitigation: Enhanced / Automatic IBRS\n");
+    write(root / "sys/devices/system/cpu/vulnerabilities/meltdown", "Not affected\n");
+    write(root / "sys/kernel/sched_ext/state", "disabled\n");
+    write(root / "sys/kernel/sched_ext/root/ops", "\n");
+    write(root / "sys/class/power_supply/BAT1/type", "Battery\n");
+    write(root / "sys/class/power_supply/BAT1/online", "0\n");
+    write(root / "sys/class/power_supply/ACAD/type", "Mains\n");
+    write(root / "sys/class/power_supply/ACAD/online", "1\n");
+    write(root / "sys/class/dmi/id/product_name", "Laptop 13 (AMD Ryzen 7040Series)\n");
+    write(root / "sys/class/hwmon/hwmon0/name", "nvme\n");
+    write(root / "sys/class/hwmon/hwmon0/temp1_input", "38850\n");
+    write(root / "sys/class/hwmon/hwmon3/name", "k10temp\n");
+    write(root / "sys/class/hwmon/hwmon3/temp1_label", "Tctl\n");
+    write(root / "sys/class/hwmon/hwmon3/temp1_input", "48375\n");
+    write(root / "sys/class/thermal/thermal_zone0/type", "acpitz\n");
+    write(root / "sys/class/thermal/thermal_zone0/temp", "41000\n");
+}
+
+} // namespace testing
