@@ -175,8 +175,10 @@ def check(scenario, lines, img, out):
     check_console_matches_guest_log(boots, out)
     expect(any("BOOTBENCH-VM done" in s for _, s in lines),
            "the guest never printed 'BOOTBENCH-VM done' (the scenario did not finish)")
-    {"smoke": check_smoke, "experiment": check_experiment,
-     "wrong-boot": check_wrong_boot}[scenario](boots, img, out)
+    if scenario == "wrong-boot":
+        check_wrong_boot(boots, img, out, lines)
+    else:
+        {"smoke": check_smoke, "experiment": check_experiment}[scenario](boots, img, out)
 
 
 def check_console_matches_guest_log(boots, out):
@@ -222,9 +224,18 @@ def check_experiment(boots, img, out, wrong_boot=None):
     check_restored(boots, img, out)
 
 
-def check_wrong_boot(boots, img, out):
+def check_wrong_boot(boots, img, out, lines=()):
     wrong = boots[2]
+    expect(wrong["deployment"] == img.deployment("a"),
+           f"boot {wrong['n']} should have been forced into a's deployment; it booted {wrong['deployment']}")
+    in_wrong = [s for t, s in lines if wrong.get("t_up", 0) <= t and "bootbench: " in s][:3]
+    expect(any("wrong deployment booted for run b-1" in s for s in in_wrong),
+           f"bootbench did not report the wrong boot in boot {wrong['n']}; its lines: {in_wrong}")
     check_experiment(boots, img, out, wrong_boot=wrong)
+    state = json.loads((Path(out) / "bootbench" / "state.json").read_text())
+    slot = next((r for r in state.get("runs", []) if run_id(r) == "b-1"), {})
+    expect(slot.get("attempts") == 2 and slot.get("status") == "done",
+           f"state.json: run b-1 should be done after 2 attempts (the wrong boot counts); it is {slot}")
     print(f"wrong boot: boot {wrong['n']} booted {wrong['variant']} while b was expected; "
           "no result was recorded for it and b-1 was retried")
 

@@ -42,7 +42,7 @@ QEMU = ["qemu-system-x86_64", "-accel", "tcg,thread=multi", "-smp", "2", "-m", "
         "-serial", "stdio"]
 # Seconds without any console output before the harness gives up.
 STALL_LIMIT = 300
-TIME_LIMITS = {"smoke": 600, "experiment": 1200, "wrong-boot": 1200}
+TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350}
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
