@@ -257,6 +257,12 @@ def boot_kernel(img, console, deadline, force_wrong_boot):
 
 # --- main --------------------------------------------------------------------
 
+def remove_tree(path):
+    """rm -rf that copes with ostree's immutable deployment roots."""
+    subprocess.run(["bash", "-c", '. "$1/lib.sh" && vm_remove_tree "$2"', "_", str(HERE), str(path)],
+                   check=True)
+
+
 def build_image(args, work):
     t = time.monotonic()
     cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--scenario", args.scenario,
@@ -298,6 +304,8 @@ def run(args):
         return recheck(args)
     preflight(args)
     work = work_dir(args)
+    # Nothing from an earlier run may be mistaken for this run's results.
+    remove_tree(work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     img = build_image(args, work)
@@ -326,7 +334,7 @@ def run(args):
         raise Fail(f"{e}\nlast 40 console lines:\n{console.tail()}") from None
     log(f"PASS: scenario {args.scenario} in {time.monotonic() - t0:.0f} s (work dir {work})")
     if os.environ.get("KEEP") != "1":
-        subprocess.run(["bash", "-c", f'. "{HERE}/lib.sh" && vm_remove_tree "{work}"'])
+        remove_tree(work)
     return 0
 
 
