@@ -69,8 +69,8 @@ mmdebstrap_root() {
 EOF' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    bookworm "$out.tmp" || vm_die "mmdebstrap failed (is the Debian mirror reachable?)"
-  mv "$out.tmp" "$out"
+    --format=tar bookworm "$out.partial.tar" || vm_die "mmdebstrap failed (is the Debian mirror reachable?)"
+  mv "$out.partial.tar" "$out"
 }
 
 # Prints the path of a root archive: the cached one when fresh, else a new one.
@@ -86,7 +86,7 @@ root_archive() {
   if [ -f "$tar" ] && [ -n "$(find "$tar" -mtime -"$CACHE_MAX_AGE_DAYS")" ]; then
     vm_log "root archive: reusing $tar"
   else
-    rm -f "$cache"/root-*.tar
+    rm -rf "$cache"/root-*
     mmdebstrap_root "$tar"
     vm_log "root archive: cached as $tar"
   fi
@@ -251,7 +251,9 @@ make_disk() {
   # extlinux 6.04 cannot read 64bit or metadata_csum file systems.
   mkfs.ext4 -q -L "$FS_LABEL" -O ^64bit,^metadata_csum -E offset=$PART_OFFSET \
     -d "$SR" "$img" "${FS_SIZE_MIB}M"
-  echo "start=$((PART_OFFSET / 512)), type=83, bootable" | sfdisk -q --wipe-partitions never --label dos "$img" >/dev/null
+  echo "start=$((PART_OFFSET / 512)), type=83, bootable" |
+    sfdisk -q --wipe-partitions never --label dos "$img" >/dev/null 2>&1 ||
+    vm_die "sfdisk could not write the partition table"
   dd if=/usr/lib/syslinux/mbr/mbr.bin of="$img" bs=440 count=1 conv=notrunc status=none
   install_extlinux "$img"
 }
