@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# Builds the bootable disk image for the VM test from Debian's packages only:
+# a minimal Debian 12 root (mmdebstrap) committed into an ostree repo as
+# vm/base (the machine's original default) and two targets vm/a and vm/b,
+# deployed into a sysroot on an ext4 disk that extlinux boots (ostree writes
+# extlinux's config natively), with bootbench in the stateroot's /var.
+#
+#   build-image.sh --bootbench BIN --scenario NAME --workdir DIR [--boot extlinux|kernel]
+#
+# Leaves DIR/disk.img and DIR/manifest.env (boot mode, refs, commits, deployments).
+# The root archive is cached in ${BOOTBENCH_VM_CACHE:-/var/cache/bootbench-vm}
+# (BOOTBENCH_VM_CACHE=none: always build from scratch).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
+
+OS=debian
+FS_LABEL=ostroot
+FS_SIZE_MIB=3072
+PART_OFFSET=1048576
+CACHE_MAX_AGE_DAYS=7
+# Everything the guest runs: systemd, a dracut initramfs with ostree's
+# module, the benchmark tools and bootbench's runtime libraries.
+PACKAGES=(systemd-sysv udev dbus kmod procps linux-image-amd64 dracut ostree ostree-boot
+  linux-perf sysbench stress-ng
+  libostree-1-1 libglib2.0-0 libcurl4 libtomlplusplus3)
+# A gzip -1 initramfs with only the drivers this VM needs builds in ~35 s
+# instead of ~105 s; a large uncompressed one fails to load from extlinux.
+DRACUT_CONF='compress="gzip -1"
+drivers+=" virtio_blk virtio_pci ext4 "'
+
+usage() { echo "usage: $0 --bootbench BIN --scenario smoke|experiment|wrong-boot --workdir DIR [--boot extlinux|kernel]" >&2; exit 2; }
+
+parse_args() {
+  BOOTBENCH="" SCENARIO="" WORK="" BOOT_MODE=extlinux
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --bootbench) BOOTBENCH=$2; shift 2 ;;
+      --scenario) SCENARIO=$2; shift 2 ;;
+      --workdir) WORK=$2; shift 2 ;;
+      --boot) BOOT_MODE=$2; shift 2 ;;
+      *) usage ;;
+    esac
+  done
+  [ -n "$BOOTBENCH" ] && [ -n "$SCENARIO" ] && [ -n "$WORK" ] || usage
+  [ -x "$BOOTBENCH" ] || vm_die "bootbench binary not found or not executable: $BOOTBENCH"
+  case "$BOOT_MODE" in extlinux | kernel) ;; *) usage ;; esac
+  ROOTFS=$WORK/rootfs SR=$WORK/sysroot REPO=$WORK/sysroot/ostree/repo
+}
+
+# --- the root archive -------------------------------------------------------
+
+# Changes to what goes into the archive make a new key (bump the "v1" when
+# the mmdebstrap call changes otherwise).
+cache_key() {
+  printf '%s\n' v1 bookworm "${PACKAGES[@]}" "$DRACUT_CONF" | sha256sum | cut -c1-12
+}
+
+mmdebstrap_root() {
+  local out=$1
+  vm_log "mmdebstrap: building the root archive (${#PACKAGES[@]} packages)"
+  local include
+  include=$(IFS=,; echo "${PACKAGES[*]}")
+  mmdebstrap --variant=minbase --mode=root --quiet --include="$include" \
+    --setup-hook='mkdir -p "$1/etc/dracut.conf.d" && cat >"$1/etc/dracut.conf.d/90-bootbench-vm.conf" <<EOF
+'"$DRACUT_CONF"'
+EOF' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --format=tar bookworm "$out.partial.tar" || vm_die "mmdebstrap failed (is the Debian mirror reachable?)"
+  mv "$out.partial.tar" "$out"
+}
+
+# Prints the path of a root archive: the cached one when fresh, else a new one.
+root_archive() {
+  local cache=${BOOTBENCH_VM_CACHE:-/var/cache/bootbench-vm}
+  if [ "$cache" = none ] || ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+    vm_log "root archive: no cache ($cache), building from scratch"
+    mmdebstrap_root "$WORK/root.tar"
+    echo "$WORK/root.tar"; return
+  fi
+  local tar
+  tar="$cache/root-$(cache_key).tar"
+  if [ -f "$tar" ] && [ -n "$(find "$tar" -mtime -"$CACHE_MAX_AGE_DAYS")" ]; then
+    vm_log "root archive: reusing $tar"
+  else
+    rm -rf "$cache"/root-*
+    mmdebstrap_root "$tar"
+    vm_log "root archive: cached as $tar"
+  fi
+  echo "$tar"
+}
+
+# --- the ostree tree ---------------------------------------------------------
+
+# Half of the root is kernel modules for hardware this VM does not have;
+# without them the commit and the disk are much faster to write.
+prune_modules() {
+  local kver=$1 k=$ROOTFS/usr/lib/modules/$1/kernel d
+  for d in sound drivers/gpu drivers/media drivers/infiniband drivers/iio drivers/staging \
+    drivers/net/wireless drivers/net/ethernet drivers/bluetooth drivers/isdn \
+    net/wireless net/mac80211 net/bluetooth; do
+    rm -rf "${k:?}/$d"
+  done
+  chroot "$ROOTFS" depmod "$kver"
+}
+
+# Moves what ostree keeps elsewhere: kernel and initramfs into
+# /usr/lib/modules/<kver>, /etc into /usr/etc, /var aside (it becomes the
+# stateroot's /var), the writable top-level folders as links into /var.
+convert_tree() {
+  local r=$ROOTFS kver
+  kver=$(ls "$r/usr/lib/modules")
+  [ "$(wc -w <<<"$kver")" -eq 1 ] || vm_die "expected one kernel in the root, found: $kver"
+  [ -f "$r/boot/initrd.img-$kver" ] || vm_die "no dracut initramfs for $kver in the root archive"
+  prune_modules "$kver"
+  mv "$r/boot/vmlinuz-$kver" "$r/usr/lib/modules/$kver/vmlinuz"
+  mv "$r/boot/initrd.img-$kver" "$r/usr/lib/modules/$kver/initramfs.img"
+  rm -rf "${r:?}/boot"/*
+  local d
+  for d in home opt srv mnt; do mv "$r/$d" "$r/var/$d"; ln -s "var/$d" "$r/$d"; done
+  mv "$r/root" "$r/var/roothome" && ln -s var/roothome "$r/root"
+  rm -rf "$r/usr/local" && mkdir -p "$r/var/usrlocal" && ln -s ../var/usrlocal "$r/usr/local"
+  tar -C "$r/var" -cf "$WORK/var.tar" .
+  rm -rf "${r:?}/var"/* "${r:?}/dev"/* "${r:?}/tmp"/* "${r:?}/run"/*
+  mkdir -p "$r/sysroot" && ln -s sysroot/ostree "$r/ostree"
+  cat >"$r/usr/lib/tmpfiles.d/bootbench-vm-ostree.conf" <<'EOF'
+d /var/home 0755 root root -
+d /var/roothome 0700 root root -
+d /var/opt 0755 root root -
+d /var/srv 0755 root root -
+d /var/mnt 0755 root root -
+d /var/usrlocal 0755 root root -
+EOF
+  # A fixed machine id: no first-boot setup on every new deployment.
+  echo 0123456789abcdef0123456789abcdef >"$r/etc/machine-id"
+  echo bootbench-vm >"$r/etc/hostname"
+  mv "$r/etc" "$r/usr/etc"
+}
+
+# The test's own units and scripts (see guest/), and the experiment file.
+add_test_files() {
+  local r=$ROOTFS u
+  install -D -m 0755 "$HERE/guest/vm-guest" "$r/usr/libexec/bootbench-vm/vm-guest"
+  for u in bootbench-vm-boot bootbench-vm-kickoff bootbench-vm-finish; do
+    install -D -m 0644 "$HERE/guest/$u.service" "$r/usr/etc/systemd/system/$u.service"
+    mkdir -p "$r/usr/etc/systemd/system/multi-user.target.wants"
+    ln -sf "../$u.service" "$r/usr/etc/systemd/system/multi-user.target.wants/$u.service"
+  done
+  install -D -m 0644 "$HERE/guest/experiment.toml" "$r/usr/etc/bootbench-vm/experiment.toml"
+  install -D -m 0644 /dev/null "$r/usr/lib/bootbench-vm/variant"
+  echo base >"$r/usr/lib/bootbench-vm/variant"
+}
+
+# The host's binary runs in the guest (both Debian 12) only if the guest has
+# every library it links: say which is missing now, not after a boot.
+check_runtime_libs() {
+  cp "$BOOTBENCH" "$ROOTFS/tmp/bootbench"
+  local missing
+  missing=$(chroot "$ROOTFS" ldd /tmp/bootbench | grep 'not found' || true)
+  rm -f "$ROOTFS/tmp/bootbench"
+  [ -z "$missing" ] || vm_die "bootbench needs libraries the image lacks (add their packages to PACKAGES):
+$missing"
+}
+
+commit_refs() {
+  vm_log "ostree: committing vm/base, vm/a, vm/b"
+  ostree commit --repo="$REPO" --branch=vm/base --tree=dir="$ROOTFS" \
+    --subject="bootbench VM test base" --add-metadata-string=version=base >/dev/null
+  local v
+  for v in a b; do
+    mkdir -p "$WORK/overlay-$v/usr/lib/bootbench-vm"
+    echo "$v" >"$WORK/overlay-$v/usr/lib/bootbench-vm/variant"
+    ostree commit --repo="$REPO" --branch="vm/$v" --tree=ref=vm/base --tree=dir="$WORK/overlay-$v" \
+      --subject="bootbench VM test target $v" --add-metadata-string=version="$v" >/dev/null
+  done
+}
+
+# ostree's syslinux writer edits the config it finds: it must exist before
+# the first deploy.
+prepare_bootloader_config() {
+  if [ "$BOOT_MODE" = kernel ]; then
+    ostree config --repo="$REPO" set sysroot.bootloader none
+    return
+  fi
+  ostree config --repo="$REPO" set sysroot.bootloader syslinux
+  mkdir -p "$SR/boot/loader.0" "$SR/boot/syslinux"
+  printf 'SERIAL 0 115200\nPROMPT 0\n' >"$SR/boot/loader.0/syslinux.cfg"
+  ln -sfn loader.0 "$SR/boot/loader"
+  ln -sfn ../loader/syslinux.cfg "$SR/boot/syslinux/syslinux.cfg"
+}
+
+# Deployed last, vm/base is the default: the machine's "original default",
+# which bootbench must restore at the end. The kernel argument
+# bootbench_vm.variant shows on /proc/cmdline which one booted.
+deploy_all() {
+  mkdir -p "$SR"
+  ostree admin init-fs "$SR" >/dev/null
+  ostree admin os-init --sysroot="$SR" "$OS" >/dev/null
+  commit_refs
+  prepare_bootloader_config
+  local v retain=()
+  for v in b a base; do
+    vm_log "ostree: deploying vm/$v"
+    ostree admin deploy --sysroot="$SR" --os="$OS" "${retain[@]}" \
+      --karg=root=LABEL=$FS_LABEL --karg=rw --karg=console=ttyS0 --karg=panic=10 \
+      --karg=bootbench_vm.variant=$v "vm/$v" >/dev/null
+    retain=(--retain)
+  done
+  # b is pinned before the experiment, a is not: bootbench pins both for the
+  # experiment and must put each back as it was.
+  ostree admin pin --sysroot="$SR" 2 >/dev/null
+  local var=$SR/ostree/deploy/$OS/var
+  tar -C "$var" -xf "$WORK/var.tar"
+  install -D -m 0755 "$BOOTBENCH" "$var/lib/bootbench/bin/bootbench"
+  mkdir -p "$var/lib/bootbench-vm"
+  echo "$SCENARIO" >"$var/lib/bootbench-vm/scenario"
+}
+
+write_manifest() {
+  local m=$WORK/manifest.env v dep
+  {
+    echo "BOOT_MODE=$BOOT_MODE"
+    echo "PART_OFFSET=$([ "$BOOT_MODE" = extlinux ] && echo $PART_OFFSET || echo 0)"
+    echo "OS=$OS"
+    for v in base a b; do
+      echo "COMMIT_${v^^}=$(ostree rev-parse --repo="$REPO" "vm/$v")"
+    done
+    # Deployment directories: <checksum>.<serial>, with refspec in .origin.
+    for dep in "$SR/ostree/deploy/$OS/deploy"/*.origin; do
+      v=$(sed -n 's/^refspec=vm\///p' "$dep")
+      echo "DEPLOY_${v^^}=$(basename "$dep" .origin)"
+      echo "PINNED_${v^^}=$(grep -q '^pinned=true' "$dep" && echo true || echo false)"
+    done
+  } >"$m"
+  vm_log "manifest: $(tr '\n' ' ' <"$m")"
+}
+
+# --- the disk ----------------------------------------------------------------
+
+make_disk() {
+  local img=$WORK/disk.img
+  rm -f "$img"
+  if [ "$BOOT_MODE" = kernel ]; then
+    mkfs.ext4 -q -L "$FS_LABEL" -d "$SR" "$img" "${FS_SIZE_MIB}M"
+    return
+  fi
+  truncate -s $((PART_OFFSET + FS_SIZE_MIB * 1048576)) "$img"
+  # extlinux 6.04 cannot read 64bit or metadata_csum file systems.
+  mkfs.ext4 -q -L "$FS_LABEL" -O ^64bit,^metadata_csum -E offset=$PART_OFFSET \
+    -d "$SR" "$img" "${FS_SIZE_MIB}M"
+  echo "start=$((PART_OFFSET / 512)), type=83, bootable" |
+    sfdisk -q --wipe-partitions never --label dos "$img" >/dev/null 2>&1 ||
+    vm_die "sfdisk could not write the partition table"
+  dd if=/usr/lib/syslinux/mbr/mbr.bin of="$img" bs=440 count=1 conv=notrunc status=none
+  install_extlinux "$img"
+}
+
+install_extlinux() {
+  local img=$1 loop mnt=$WORK/mnt
+  loop=$(losetup -f --show -o $PART_OFFSET "$img") || vm_die "losetup failed"
+  mkdir -p "$mnt"
+  if ! mount "$loop" "$mnt"; then losetup -d "$loop"; vm_die "mounting $loop failed"; fi
+  local rc=0
+  extlinux --install "$mnt/boot/syslinux" >/dev/null 2>&1 || rc=$?
+  umount "$mnt"
+  losetup -d "$loop"
+  [ $rc -eq 0 ] || vm_die "extlinux --install failed ($rc)"
+}
+
+main() {
+  parse_args "$@"
+  local t0 t
+  t0=$(vm_now)
+  vm_remove_tree "$WORK"
+  mkdir -p "$ROOTFS"
+  t=$(vm_now)
+  local tar
+  tar=$(root_archive)
+  echo "TIME_ROOT_ARCHIVE=$(vm_elapsed "$t")" >"$WORK/build-times.env"
+  t=$(vm_now)
+  tar -C "$ROOTFS" --xattrs --xattrs-include='*' -xpf "$tar"
+  convert_tree
+  add_test_files
+  check_runtime_libs
+  deploy_all
+  write_manifest
+  rm -rf "$ROOTFS" "$WORK/var.tar"
+  echo "TIME_SYSROOT=$(vm_elapsed "$t")" >>"$WORK/build-times.env"
+  t=$(vm_now)
+  make_disk
+  vm_remove_tree "$SR"
+  echo "TIME_DISK=$(vm_elapsed "$t")" >>"$WORK/build-times.env"
+  echo "TIME_IMAGE_TOTAL=$(vm_elapsed "$t0")" >>"$WORK/build-times.env"
+  vm_log "image: $WORK/disk.img ($BOOT_MODE) built in $(vm_elapsed "$t0") s: $(tr '\n' ' ' <"$WORK/build-times.env")"
+}
+
+main "$@"

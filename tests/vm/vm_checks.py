@@ -1,0 +1,337 @@
+"""What the VM test asserts, from the console log and the files read back out
+of the image. Each failure says which boot or run, what was expected and
+what was found."""
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+BOOT_LINE = re.compile(r"BOOTBENCH-VM boot=(\d+) variant=(\S+) deployment=(\S+)")
+LOADER_LINE = re.compile(r"^SYSLINUX \d|^HARNESS kernel boot")
+KERNEL_LINE = re.compile(r"Linux version \d")
+# The resume unit starts (systemd does not always print its status line).
+RESUME_LINE = re.compile(r"Start(ing|ed) bootbench-resume|Starting bootbench: measure|bootbench: boot into ")
+BENCH_LINE = re.compile(r"bootbench: bench \S+: running")
+# bootbench is done with this boot: it asks for the reboot.
+HANDOFF_LINE = re.compile(r"bootbench: (rebooting into|experiment \S+ finished)")
+DOWN_LINE = re.compile(r"reboot: (Restarting system|Power down)")
+SETTLE_S = 1  # conditions.settle_s in guest/experiment.toml
+EXPERIMENT = "vm-ab"
+PLANNED = [("a-1", "a"), ("b-1", "b"), ("a-2", "a"), ("b-2", "b")]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def expect(cond, msg):
+    if not cond:
+        raise CheckFailed(msg)
+
+
+# --- the console ---------------------------------------------------------------
+
+def boots_from_console(lines):
+    """One dict per boot, in order: when the bootloader, the kernel, the guest's
+    boot line, bootbench's resume unit and the reboot/power-off happened."""
+    boots = []
+    cur = None
+    for t, s in lines:
+        if LOADER_LINE.search(s):
+            cur = {"t_loader": t}
+            boots.append(cur)
+            continue
+        if cur is None:  # output before the first bootloader banner
+            continue
+        if KERNEL_LINE.search(s) and "t_kernel" not in cur:
+            cur["t_kernel"] = t
+        elif (m := BOOT_LINE.search(s)) and "n" not in cur:
+            cur.update(t_up=t, n=int(m[1]), variant=m[2], deployment=m[3])
+        elif RESUME_LINE.search(s) and "t_resume" not in cur:
+            cur["t_resume"] = t
+        elif BENCH_LINE.search(s) and "t_bench" not in cur:
+            cur["t_bench"] = t
+        elif HANDOFF_LINE.search(s) and "t_handoff" not in cur:
+            cur["t_handoff"] = t
+        elif DOWN_LINE.search(s) and "t_down" not in cur:
+            cur["t_down"] = t
+            cur["down"] = "reboot" if "Restarting" in s else "poweroff"
+    return boots
+
+
+def entry_for_previous_boot(entries, lines):
+    """Harness-as-bootloader wrong boot: the entry of the previous boot's
+    variant instead of ostree's default."""
+    seen = [b for b in boots_from_console(lines) if "variant" in b]
+    want = f"bootbench_vm.variant={seen[-1]['variant']}"
+    for e in entries:
+        if want in e.get("options", "").split():
+            return e
+    raise CheckFailed(f"no boot entry has {want}")
+
+
+# --- files read out of the image ----------------------------------------------
+
+def read_boots_log(out):
+    path = Path(out) / "bootbench-vm" / "boots.log"
+    boots = []
+    for line in path.read_text().splitlines() if path.exists() else []:
+        boots.append(dict(kv.split("=", 1) for kv in line.split()))
+    return boots
+
+
+def read_results(out):
+    """Every run result (schema bootbench-run/1) under results/, by file."""
+    results = {}
+    for p in sorted((Path(out) / "bootbench" / "results").rglob("*.json")):
+        try:
+            doc = json.loads(p.read_text())
+        except ValueError as e:
+            raise CheckFailed(f"{p} is not valid JSON: {e}")
+        if isinstance(doc, dict) and doc.get("schema") == "bootbench-run/1":
+            results[str(p)] = doc
+    return results
+
+
+def run_id(result):
+    return result.get("run", result.get("run_id"))
+
+
+def epoch(iso):
+    return datetime.fromisoformat(iso).timestamp()
+
+
+def boot_of_result(result, guest_boots):
+    """The guest's boot (from boots.log) in which a result was measured: by
+    boot id when the result records one, else the last boot that started
+    before the run did (the guest's clock is qemu's RTC in every boot)."""
+    boot_id = (result.get("environment") or {}).get("boot_id")
+    for g in guest_boots:
+        if boot_id and g.get("boot_id") == boot_id:
+            return g
+    started = epoch(result["started_at"]) if result.get("started_at") else None
+    before = [g for g in guest_boots if started is not None and "time" in g and int(g["time"]) <= started]
+    return before[-1] if before else None
+
+
+def bench_seconds(result):
+    return sum(float(b.get("wall_s", 0)) for b in result.get("benches", []))
+
+
+# --- timings ---------------------------------------------------------------------
+
+def timings(lines, img, out):
+    boots = boots_from_console(lines)
+    guest_boots = read_boots_log(out)
+    by_boot = {}
+    for r in read_results(out).values():
+        g = boot_of_result(r, guest_boots)
+        if g is not None:
+            by_boot[int(g["boot"])] = r
+    rows = []
+    for i, b in enumerate(boots):
+        row = {"boot": i + 1, "variant": b.get("variant")}
+        nxt = boots[i + 1]["t_loader"] if i + 1 < len(boots) else None
+        if "t_up" in b:
+            row["loader_to_userspace_s"] = round(b["t_up"] - b["t_loader"], 1)
+        if "t_down" in b:
+            row["loader_to_down_s"] = round(b["t_down"] - b["t_loader"], 1)
+        if nxt is not None:
+            row["cycle_s"] = round(nxt - b["t_loader"], 1)
+        if "t_resume" in b:
+            row["loader_to_resume_s"] = round(b["t_resume"] - b["t_loader"], 1)
+        if "t_bench" in b:
+            row["loader_to_bench_s"] = round(b["t_bench"] - b["t_loader"], 1)
+        r = by_boot.get(b.get("n"))
+        if r is not None and "t_resume" in b and "t_handoff" in b:
+            # What bootbench adds to a run beyond the boot and the benchmarks:
+            # from its unit's start to its reboot request, less the benches'
+            # wall time and the configured settle time.
+            benches = bench_seconds(r)
+            row["benches_s"] = round(benches, 1)
+            row["resume_to_reboot_request_s"] = round(b["t_handoff"] - b["t_resume"], 1)
+            row["bootbench_overhead_s"] = round(b["t_handoff"] - b["t_resume"] - benches - SETTLE_S, 1)
+        rows.append(row)
+    return {"build": img.build_times, "boots": rows}
+
+
+def print_timings(t):
+    print("timings (seconds):")
+    print("  image: " + ", ".join(f"{k.replace('TIME_', '').lower()}={v:.1f}"
+                                  for k, v in t["build"].items()))
+    for r in t["boots"]:
+        print("  boot {boot} ({variant}): ".format(**r) + ", ".join(
+            f"{k}={v}" for k, v in r.items() if k not in ("boot", "variant")))
+    print(f"  boots total={t.get('boots_total_s')}, image build={t.get('image_build_s')}, "
+          f"whole test={t.get('total_s')}")
+
+
+# --- the scenarios -------------------------------------------------------------------
+
+def check(scenario, lines, img, out):
+    boots = [b for b in boots_from_console(lines) if "variant" in b]
+    variants = [b["variant"] for b in boots]
+    print(f"boots seen on the console: {' '.join(variants)}")
+    check_console_matches_guest_log(boots, out)
+    expect(any("BOOTBENCH-VM done" in s for _, s in lines),
+           "the guest never printed 'BOOTBENCH-VM done' (the scenario did not finish)")
+    if scenario == "wrong-boot":
+        check_wrong_boot(boots, img, out, lines)
+    else:
+        {"smoke": check_smoke, "experiment": check_experiment}[scenario](boots, img, out)
+
+
+def check_console_matches_guest_log(boots, out):
+    guest = read_boots_log(out)
+    expect(len(guest) == len(boots),
+           f"the console shows {len(boots)} boots but /var/lib/bootbench-vm/boots.log has {len(guest)}")
+    for b, g in zip(boots, guest):
+        expect(g.get("variant") == b["variant"] and g.get("deployment") == b["deployment"],
+               f"boot {b['n']}: console says {b['variant']} {b['deployment']}, boots.log says {g}")
+
+
+def check_boot_deployments(boots, img):
+    """Every boot of vm/<v> booted the deployment the image made for it."""
+    for b in boots:
+        expect(b["deployment"] == img.deployment(b["variant"]),
+               f"boot {b['n']} (variant {b['variant']}) booted {b['deployment']}, "
+               f"expected the deployment of vm/{b['variant']}: {img.deployment(b['variant'])}")
+
+
+def check_smoke(boots, img, out):
+    variants = [b["variant"] for b in boots]
+    expect(variants == ["base", "b"], f"smoke: expected boots base, b; saw {variants}")
+    expect(boots[0]["deployment"] == img.deployment("base"),
+           f"boot 1 booted {boots[0]['deployment']}, expected vm/base's {img.deployment('base')}")
+    expect(boots[1]["deployment"].split(".")[0] == img.commit("b"),
+           f"boot 2 booted {boots[1]['deployment']}, expected a deployment of vm/b ({img.commit('b')})")
+    print("smoke: two boots through the bootloader in one qemu, the second into what ostree made default")
+
+
+def check_experiment(boots, img, out, wrong_boot=None):
+    variants = [b["variant"] for b in boots]
+    planned = ["base"] + ([t for _, t in PLANNED[:1]] + (["a"] if wrong_boot else [])
+                         + [t for _, t in PLANNED[1:]])
+    # bootbench may end in the last target and leave the final reboot to the
+    # test image, or reboot into the original default itself: either way the
+    # last boot is base.
+    expect(variants[:len(planned)] == planned and variants[-1] == "base"
+           and len(variants) in (len(planned) + 1, len(planned) + 2),
+           f"expected boots {' '.join(planned)} [b] base; saw {' '.join(variants)}")
+    check_boot_deployments(boots, img)
+    check_results(boots, img, out, wrong_boot)
+    check_report(out)
+    check_restored(boots, img, out)
+
+
+def check_wrong_boot(boots, img, out, lines=()):
+    wrong = boots[2]
+    expect(wrong["deployment"] == img.deployment("a"),
+           f"boot {wrong['n']} should have been forced into a's deployment; it booted {wrong['deployment']}")
+    in_wrong = [s for t, s in lines if wrong.get("t_up", 0) <= t and "bootbench: " in s][:3]
+    expect(any("wrong deployment booted for run b-1" in s for s in in_wrong),
+           f"bootbench did not report the wrong boot in boot {wrong['n']}; its lines: {in_wrong}")
+    check_experiment(boots, img, out, wrong_boot=wrong)
+    state = json.loads((Path(out) / "bootbench" / "state.json").read_text())
+    slot = next((r for r in state.get("runs", []) if run_id(r) == "b-1"), {})
+    expect(slot.get("attempts") == 2 and slot.get("status") == "done",
+           f"state.json: run b-1 should be done after 2 attempts (the wrong boot counts); it is {slot}")
+    print(f"wrong boot: boot {wrong['n']} booted {wrong['variant']} while b was expected; "
+          "no result was recorded for it and b-1 was retried")
+
+
+def check_results(boots, img, out, wrong_boot):
+    results = read_results(out)
+    guest_boots = read_boots_log(out)
+    by_run = {}
+    for path, r in results.items():
+        expect(r.get("experiment") == EXPERIMENT, f"{path}: experiment {r.get('experiment')!r}")
+        by_run.setdefault(run_id(r), []).append((path, r))
+    expect(sorted(by_run) == sorted(rid for rid, _ in PLANNED),
+           f"expected one result per run {[rid for rid, _ in PLANNED]}, found {sorted(by_run)} "
+           f"in {list(results)}")
+    order = []
+    for rid, target in PLANNED:
+        expect(len(by_run[rid]) == 1, f"run {rid}: {len(by_run[rid])} results, expected 1")
+        path, r = by_run[rid][0]
+        expect(r.get("target") == target, f"{path}: target {r.get('target')!r}, expected {target!r}")
+        expect(r.get("status") == "ok", f"{path}: status {r.get('status')!r} ({r.get('failure')})")
+        dep = r.get("deployment", {})
+        booted = f"{dep.get('checksum')}.{dep.get('serial')}"
+        expect(booted == img.deployment(target),
+               f"{path}: recorded deployment {booted}, expected target {target}'s {img.deployment(target)}")
+        expect(dep.get("checksum") != img.commit("b" if target == "a" else "a"),
+               f"{path}: recorded the other target's checksum")
+        g = boot_of_result(r, guest_boots)
+        expect(g is not None, f"{path}: measured in none of the boots the guest logged "
+                              f"(started_at {r.get('started_at')})")
+        expect(g["deployment"] == booted,
+               f"{path}: the guest booted {g['deployment']} in that boot, the result says {booted}")
+        if wrong_boot is not None:
+            expect(g["boot"] != str(wrong_boot["n"]),
+                   f"{path}: a result was recorded in the wrong boot {wrong_boot['n']}")
+        metrics = r.get("metrics", [])
+        expect(len(metrics) > 0, f"{path}: no metrics parsed")
+        benches = {b.get("name") or b.get("kind"): b.get("status") for b in r.get("benches", [])}
+        expect(sorted(benches) == ["perf-sched-pipe", "sysbench-threads"],
+               f"{path}: benches {sorted(benches)}, expected perf-sched-pipe and sysbench-threads")
+        expect(all(s == "ok" for s in benches.values()), f"{path}: benches {benches}")
+        order.append(int(g["boot"]))
+    expect(order == sorted(order), f"runs happened in boots {order}, not in the planned order")
+    print(f"results: 4 runs, a-1 b-1 a-2 b-2 in boots {order}, each on its target's deployment")
+
+
+def check_report(out):
+    d = Path(out) / "bootbench" / "results" / EXPERIMENT
+    for name in ("report.md", "report.json"):
+        expect((d / name).exists(), f"{d / name} is missing")
+    report = json.loads((d / "report.json").read_text())
+    text = json.dumps(report)
+    for target in ("a", "b"):
+        expect(f'"{target}"' in text, f"report.json does not mention target {target!r}")
+    counts = report_run_counts(report)
+    expect(counts == {"a": 2, "b": 2}, f"report.json: runs per target {counts}, expected a: 2, b: 2")
+    print(f"report: {d}/report.{{md,json}} list a and b with 2 runs each")
+
+
+def report_run_counts(report):
+    """Runs per target, from the report's targets list (names and runs or a
+    run list) or its runs list."""
+    counts = {}
+    for t in report.get("targets", []):
+        if isinstance(t, dict) and "name" in t:
+            n = t.get("runs", t.get("n_runs"))
+            counts[t["name"]] = len(n) if isinstance(n, list) else n
+    if not counts or None in counts.values():
+        counts = {}
+        for r in report.get("runs", []):
+            counts[r.get("target")] = counts.get(r.get("target"), 0) + 1
+    return counts
+
+
+def check_restored(boots, img, out):
+    last = boots[-1]
+    expect(last["variant"] == "base" and last["deployment"] == img.deployment("base"),
+           f"the last boot was {last['variant']} {last['deployment']}, expected the original default "
+           f"vm/base {img.deployment('base')}")
+    info = json.loads((Path(out) / "deployments.json").read_text())
+    deps = info["deployments"]
+    expect(sorted(deps) == sorted(img.deployment(v) for v in ("base", "a", "b")),
+           f"deployments after the experiment: {sorted(deps)}; expected the three of the image")
+    for name, d in deps.items():
+        leftovers = [u for u in d["units"] + d["wants"] if u.startswith("bootbench-resume")]
+        expect(not leftovers, f"deployment {name} still has {leftovers} in its /etc/systemd/system")
+        before = img.manifest.get(f"PINNED_{img.variant_of_deployment(name).upper()}") == "true"
+        after = bool(re.search(r"^pinned=true", d["origin"], re.M))
+        expect(after == before, f"deployment {name} is {'' if after else 'not '}pinned after the "
+                                f"experiment, and was {'' if before else 'not '}before:\n{d['origin']}")
+    default = info["boot_entries"][0]
+    expect("bootbench_vm.variant=base" in default.get("options", ""),
+           f"the default boot entry is {default.get('title')!r} ({default.get('options')}), "
+           "expected vm/base's")
+    state = Path(out) / "bootbench" / "state.json"
+    if state.exists():
+        phase = json.loads(state.read_text()).get("phase")
+        expect(phase == "finished", f"state.json phase is {phase!r}, expected 'finished'")
+    print("restored: the original default booted last, no unit left in any /etc, "
+          "pins as before (b pinned, a and base not)")

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""End-to-end test of bootbench in a real virtual machine with real reboots.
+
+    vm_test.py --scenario experiment|wrong-boot|smoke --bootbench BUILD/bootbench
+
+Builds the image (build-image.sh), boots it with qemu (TCG) in ONE process:
+the guest reboots itself through SeaBIOS and extlinux, which reads the
+config ostree wrote. The harness only watches the serial console, enforces a
+time limit and, after the guest powered off, reads the results out of the
+disk image with debugfs and checks them.
+
+Without a loop device (extlinux cannot be installed) the harness becomes the
+bootloader: it reads ostree's BLS entries from the image and boots the
+default one with -kernel, once per boot, and says so in the log.
+
+Exit codes: 0 pass, 1 fail, 77 skip (the reason is printed).
+Environment: KEEP=1 keeps the work dir; BOOTBENCH_VM_CACHE (root archive
+cache, default /var/cache/bootbench-vm, "none" to disable);
+BOOTBENCH_VM_WORKDIR (default /var/tmp/bootbench-vm-<scenario>).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import vm_checks  # noqa: E402
+from vm_image import Image  # noqa: E402
+
+SKIP = 77
+MIRROR = "http://deb.debian.org/debian/dists/bookworm/InRelease"
+QEMU = ["qemu-system-x86_64", "-accel", "tcg,thread=multi", "-smp", "2", "-m", "1024",
+        "-display", "none", "-vga", "none", "-monitor", "none", "-nic", "none",
+        "-serial", "stdio"]
+# Seconds without any console output before the harness gives up.
+STALL_LIMIT = 300
+TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350}
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def log(msg):
+    print(f"[vm {time.strftime('%H:%M:%S', time.gmtime())}] {msg}", file=sys.stderr, flush=True)
+
+
+class Skip(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+# --- preflight ---------------------------------------------------------------
+
+def cache_dir():
+    return os.environ.get("BOOTBENCH_VM_CACHE", "/var/cache/bootbench-vm")
+
+
+def fresh_cache():
+    d = cache_dir()
+    if d == "none" or not os.path.isdir(d):
+        return False
+    week = 7 * 86400
+    return any(time.time() - p.stat().st_mtime < week for p in Path(d).glob("root-*.tar"))
+
+
+def mirror_reachable():
+    try:
+        with urllib.request.urlopen(MIRROR, timeout=15) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def loop_device_usable():
+    if not os.path.exists("/dev/loop-control"):
+        return False
+    return subprocess.run(["losetup", "-f"], capture_output=True).returncode == 0
+
+
+# tool -> Debian package
+TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "mkfs.ext4": "e2fsprogs", "debugfs": "e2fsprogs",
+         "ostree": "ostree", "sfdisk": "fdisk", "losetup": "mount", "mmdebstrap": "mmdebstrap",
+         "extlinux": "extlinux", "/usr/lib/syslinux/mbr/mbr.bin": "syslinux-common"}
+
+
+def have(tool):
+    return os.path.exists(tool) if tool.startswith("/") else shutil.which(tool) is not None
+
+
+def install_missing():
+    """In CI (CI=true) or with BOOTBENCH_VM_INSTALL=1: apt-get the missing
+    tools, so that a fresh machine runs the test instead of skipping it."""
+    if os.environ.get("CI") != "true" and os.environ.get("BOOTBENCH_VM_INSTALL") != "1":
+        return
+    pkgs = sorted({p for t, p in TOOLS.items() if not have(t)})
+    if not pkgs or shutil.which("apt-get") is None:
+        return
+    log(f"installing {' '.join(pkgs)} with apt-get")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True)
+    r = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *pkgs],
+                       env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        log(f"apt-get install failed: {r.stderr.strip()[-500:]}")
+
+
+def preflight(args):
+    """Raises Skip with the reason when this machine cannot run the test."""
+    if os.geteuid() != 0:
+        raise Skip("needs root (mmdebstrap --mode=root, loop mounts, ownership in the image)")
+    install_missing()
+    tools = ["qemu-system-x86_64", "mkfs.ext4", "debugfs", "ostree", "sfdisk"]
+    if not fresh_cache():
+        tools.append("mmdebstrap")
+    missing = [t for t in tools if not have(t)]
+    if missing:
+        raise Skip(f"missing tools: {' '.join(missing)} (apt-get install qemu-system-x86 mmdebstrap "
+                   "e2fsprogs ostree fdisk extlinux syslinux-common)")
+    if not fresh_cache() and not mirror_reachable():
+        raise Skip(f"the Debian mirror is unreachable ({MIRROR}) and no cached root archive "
+                   f"is in {cache_dir()}")
+    if args.scenario != "smoke" and not bootbench_has_start(args.bootbench):
+        raise Skip(f"{args.bootbench} has no `start` command yet")
+    if args.boot == "auto":
+        extlinux_ok = shutil.which("extlinux") and os.path.exists("/usr/lib/syslinux/mbr/mbr.bin")
+        if extlinux_ok and loop_device_usable():
+            args.boot = "extlinux"
+        else:
+            args.boot = "kernel"
+            log("no loop device or no extlinux: FALLING BACK to the harness as bootloader "
+                "(reads ostree's BLS entries, boots the default with qemu -kernel)")
+
+
+def bootbench_has_start(binary):
+    r = subprocess.run([binary, "start", "--help"], capture_output=True, text=True)
+    text = (r.stdout + r.stderr).lower()
+    return "unknown command" not in text and "unknown subcommand" not in text
+
+
+# --- the console ---------------------------------------------------------------
+
+class Console:
+    """Collects qemu's serial output as timestamped lines (seconds since the
+    harness started qemu the first time) into console.log."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lines = []  # (t, text)
+        self.t0 = time.monotonic()
+        self.last_output = self.t0
+        self.lock = threading.Lock()
+        self.file = open(path, "w", buffering=1)
+
+    def now(self):
+        return time.monotonic() - self.t0
+
+    def feed(self, stream):
+        buf = b""
+        while True:
+            chunk = stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096)
+            if not chunk:
+                break
+            buf += chunk
+            *complete, buf = buf.split(b"\n")
+            for raw in complete:
+                self.add(raw)
+        if buf:
+            self.add(buf)
+
+    def add(self, raw):
+        text = ANSI.sub("", raw.decode("utf-8", "replace")).replace("\r", "")
+        with self.lock:
+            t = self.now()
+            self.last_output = time.monotonic()
+            self.lines.append((t, text))
+            self.file.write(f"[{t:8.2f}] {text}\n")
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.lines)
+
+    def tail(self, n=40):
+        return "\n".join(f"  [{t:8.2f}] {s}" for t, s in self.snapshot()[-n:])
+
+    def has(self, pattern, since=0):
+        rx = re.compile(pattern)
+        return any(rx.search(s) for _, s in self.snapshot()[since:])
+
+
+def run_qemu(cmd, console, deadline):
+    """Runs one qemu process until it exits; kills it at the deadline or when
+    the console stays silent for STALL_LIMIT seconds."""
+    log("qemu: " + " ".join(cmd))
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    reader = threading.Thread(target=console.feed, args=(proc.stdout,), daemon=True)
+    reader.start()
+    why = None
+    while proc.poll() is None:
+        time.sleep(1)
+        if time.monotonic() > deadline:
+            why = "the overall time limit was reached"
+        elif time.monotonic() - console.last_output > STALL_LIMIT:
+            why = f"the console was silent for {STALL_LIMIT} s"
+        if why:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=10)
+    if why:
+        raise Fail(f"qemu killed: {why}")
+    return proc.returncode
+
+
+def boot_extlinux(img, console, deadline):
+    """One qemu for the whole scenario: the guest's reboots go through SeaBIOS
+    and extlinux; its final poweroff ends qemu."""
+    rc = run_qemu(QEMU + ["-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
+    if rc != 0:
+        raise Fail(f"qemu exited with status {rc}")
+
+
+def boot_kernel(img, console, deadline, force_wrong_boot):
+    """The harness as bootloader: each boot reads the BLS entries ostree wrote
+    and starts the default entry (highest version) with -kernel; a guest
+    reboot ends qemu (-no-reboot) and the harness boots again."""
+    for n in range(1, 20):
+        entries = img.boot_entries()
+        entry = entries[0]
+        if force_wrong_boot and n == 3:
+            entry = vm_checks.entry_for_previous_boot(entries, console.snapshot())
+            log(f"kernel boot {n}: forcing entry {entry['title']!r} instead of ostree's default")
+        log(f"kernel boot {n}: booting BLS entry {entry['title']!r} (version {entry['version']})")
+        kernel, initrd = img.extract_boot_files(entry)
+        start = len(console.snapshot())
+        console.add(f"HARNESS kernel boot {n}: {entry['title']}".encode())
+        rc = run_qemu(QEMU + ["-no-reboot", "-kernel", kernel, "-initrd", initrd,
+                              "-append", entry["options"],
+                              "-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
+        if rc != 0:
+            raise Fail(f"qemu exited with status {rc} on kernel boot {n}")
+        if console.has(r"reboot: Power down", since=start):
+            return
+        if not console.has(r"reboot: Restarting system", since=start):
+            raise Fail(f"kernel boot {n}: qemu ended without a reboot or a power-off")
+    raise Fail("more than 19 boots")
+
+
+# --- main --------------------------------------------------------------------
+
+def remove_tree(path):
+    """rm -rf that copes with ostree's immutable deployment roots."""
+    subprocess.run(["bash", "-c", '. "$1/lib.sh" && vm_remove_tree "$2"', "_", str(HERE), str(path)],
+                   check=True)
+
+
+def build_image(args, work):
+    t = time.monotonic()
+    cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--scenario", args.scenario,
+           "--workdir", str(work / "image"), "--boot", args.boot]
+    log("building the image: " + " ".join(cmd))
+    if subprocess.run(cmd).returncode != 0:
+        raise Fail("the image build failed (see the messages above)")
+    log(f"image built in {time.monotonic() - t:.1f} s")
+    return Image(work / "image")
+
+
+def work_dir(args):
+    return Path(os.environ.get("BOOTBENCH_VM_WORKDIR", f"/var/tmp/bootbench-vm-{args.scenario}"))
+
+
+def recheck(args):
+    """Checks a kept work dir again (after changing the checks), no VM."""
+    work = work_dir(args)
+    img = Image(work / "image")
+    lines = []
+    for text in (work / "console.log").read_text().splitlines():
+        m = re.match(r"\[\s*([0-9.]+)\] (.*)", text)
+        if m:
+            lines.append((float(m[1]), m[2]))
+    out = work / "readout"
+    t = vm_checks.timings(lines, img, out)
+    t["image_build_s"] = round(img.build_seconds, 1)
+    vm_checks.print_timings(t)
+    try:
+        vm_checks.check(args.scenario, lines, img, out)
+    except vm_checks.CheckFailed as e:
+        raise Fail(str(e)) from None
+    log(f"PASS (recheck): scenario {args.scenario}")
+    return 0
+
+
+def run(args):
+    if args.recheck:
+        return recheck(args)
+    preflight(args)
+    work = work_dir(args)
+    # Nothing from an earlier run may be mistaken for this run's results.
+    remove_tree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    img = build_image(args, work)
+    console = Console(work / "console.log")
+    log(f"booting ({args.boot}); console: {console.path}")
+    deadline = time.monotonic() + (args.time_limit or TIME_LIMITS[args.scenario])
+    try:
+        if img.boot_mode == "extlinux":
+            boot_extlinux(img, console, deadline)
+        else:
+            boot_kernel(img, console, deadline, args.scenario == "wrong-boot")
+    except Fail as e:
+        raise Fail(f"{e}\nlast 40 console lines:\n{console.tail()}") from None
+    boots_s = console.now()
+    out = work / "readout"
+    img.read_out(out)
+    timings = vm_checks.timings(console.snapshot(), img, out)
+    timings["image_build_s"] = round(img.build_seconds, 1)
+    timings["boots_total_s"] = round(boots_s, 1)
+    timings["total_s"] = round(time.monotonic() - t0, 1)
+    (work / "timings.json").write_text(json.dumps(timings, indent=2) + "\n")
+    vm_checks.print_timings(timings)
+    try:
+        vm_checks.check(args.scenario, console.snapshot(), img, out)
+    except vm_checks.CheckFailed as e:
+        raise Fail(f"{e}\nlast 40 console lines:\n{console.tail()}") from None
+    log(f"PASS: scenario {args.scenario} in {time.monotonic() - t0:.0f} s (work dir {work})")
+    if os.environ.get("KEEP") != "1":
+        remove_tree(work)
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--scenario", required=True, choices=["smoke", "experiment", "wrong-boot"])
+    p.add_argument("--bootbench", required=True, help="the bootbench binary to install in the image")
+    p.add_argument("--boot", default="auto", choices=["auto", "extlinux", "kernel"])
+    p.add_argument("--time-limit", type=int, default=0, help="seconds for all the boots")
+    p.add_argument("--recheck", action="store_true",
+                   help="only check the results kept in the work dir (KEEP=1) again")
+    args = p.parse_args()
+    args.bootbench = os.path.abspath(args.bootbench)
+    try:
+        return run(args)
+    except Skip as e:
+        print(f"SKIP: VM test '{args.scenario}' skipped: {e}", flush=True)
+        return SKIP
+    except Fail as e:
+        print(f"FAIL: VM test '{args.scenario}': {e}", flush=True)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
