@@ -3,6 +3,7 @@
 #include "sys/subprocess.hpp"
 
 #include <nlohmann/json.hpp>
+#include <csignal>
 
 using namespace bootbench;
 using testing::TempDir;
@@ -129,4 +130,30 @@ TEST_CASE("run-suite: bad input names the file, the option or the targets, exit 
     CHECK(bad_out.status == 1);
     CHECK(bad_out.err == "bootbench: error: cannot create folder " + (dir.path() / "file/runs").string() +
                              ": Not a directory\n");
+}
+
+TEST_CASE("run-suite: SIGINT stops the bench's processes and exits 1 with what was running") {
+    TempDir dir;
+    std::string text = kExperiment;
+    text.replace(text.find("echo score=7"), 12, "sleep 32.5");
+    text.replace(text.find("timeout_s = 10"), 14, "timeout_s = 60");
+    testing::write(dir.path() / "exp.toml", text);
+    sys::ProcessSpec spec{{BOOTBENCH_EXE, "run-suite", (dir.path() / "exp.toml").string(), "--target", "stock",
+                           "--out", (dir.path() / "res").string()},
+                          dir.path() / "cli.out", dir.path() / "cli.err", 60};
+    auto group = sys::ProcessGroup::spawn(spec);
+    std::string sleeping("sleep\0" "32.5\0", 11); // sh execs its last command
+    for (int i = 0; i < 100 && testing::live_with_cmdline(sleeping) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(testing::live_with_cmdline(sleeping) == 1);
+    ::kill(group.pgid(), SIGINT); // bootbench alone, as a terminal's Ctrl-C would reach it
+    auto o = sys::finish_process(group, spec, nullptr);
+    CHECK(o.end == sys::ProcessEnd::exited);
+    CHECK(o.exit_status == 1);
+    CHECK(o.wall_s < 30);
+    CHECK(testing::read(spec.stderr_path).find("bootbench: error: interrupted by SIGINT while running sh; its "
+                                               "processes were stopped and no result was written\n") !=
+          std::string::npos);
+    CHECK(testing::live_with_cmdline(sleeping) == 0);
+    CHECK_FALSE(fs::exists(dir.path() / "res/runs/stock-1.json"));
 }

@@ -79,9 +79,12 @@ private:
 
 } // namespace
 
-TEST_CASE("run_suite: perf sched pipe and sysbench threads, end to end") {
+TEST_CASE("run_suite: perf sched pipe, perf sched messaging and sysbench threads, end to end") {
     TempDir dir;
-    auto e = experiment({builtin(BenchKind::perf_sched_pipe), builtin(BenchKind::sysbench_threads)});
+    Bench messaging = builtin(BenchKind::perf_sched_messaging);
+    messaging.groups = 1;
+    messaging.loops = 10;
+    auto e = experiment({builtin(BenchKind::perf_sched_pipe), builtin(BenchKind::sysbench_threads), messaging});
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::ok);
     CHECK(r.failure.empty());
@@ -89,12 +92,14 @@ TEST_CASE("run_suite: perf sched pipe and sysbench threads, end to end") {
     CHECK(r.run_id == "a-1");
     CHECK(r.target == "a");
     CHECK(r.deployment.checksum == "abc123");
-    CHECK(r.metrics.size() == 5);
+    CHECK(r.metrics.size() == 6);
     CHECK(r.missing.empty());
+    CHECK(r.find("sched_messaging_total_s")->value > 0);
     REQUIRE(r.find("sched_pipe_usecs_op"));
     CHECK(r.find("sched_pipe_usecs_op")->value > 0);
     CHECK(r.find("sysbench_events")->value > 0);
-    REQUIRE(r.benches.size() == 2);
+    REQUIRE(r.benches.size() == 3);
+    CHECK(r.benches[2].argv == std::vector<std::string>{"perf", "bench", "sched", "messaging", "-g", "1", "-l", "10"});
     CHECK(r.benches[0].argv == std::vector<std::string>{"perf", "bench", "sched", "pipe", "-l", "2000"});
     CHECK(r.benches[0].exit_status == 0);
     CHECK(r.benches[1].wall_s >= 1);
@@ -104,13 +109,19 @@ TEST_CASE("run_suite: perf sched pipe and sysbench threads, end to end") {
     CHECK(testing::read(logs / "sysbench-threads.stdout").find("total number of events") != std::string::npos);
     CHECK(fs::exists(logs / "sysbench-threads.stderr"));
     // the result survives its JSON form
-    CHECK(run_result_from_json(to_json(r), "x").metrics.size() == 5);
+    CHECK(run_result_from_json(to_json(r), "x").metrics.size() == 6);
 }
 
 TEST_CASE("run_suite: a command bench that times out is killed, its metric missing") {
     TempDir dir;
-    auto e = experiment({command("slow", {"sh", "-c", "sleep 30 & sleep 30"}, 1)});
+    auto e = experiment({command("slow", {"sh", "-c", "sleep 30.25 & sleep 30.25"}, 1)});
     RunResult r = run(e, dir);
+    bool gone = false; // killed children are reaped by init: give it a moment
+    for (int i = 0; i < 40 && !gone; ++i) {
+        gone = testing::live_with_cmdline(std::string("sleep\0" "30.25\0", 12)) == 0;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(gone);
     REQUIRE(r.benches.size() == 1);
     CHECK(r.benches[0].status == BenchStatus::timeout);
     CHECK_FALSE(r.benches[0].exit_status);
