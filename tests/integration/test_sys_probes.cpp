@@ -6,8 +6,8 @@
 
 using namespace bootbench;
 using namespace bootbench::sys;
-using testing::TempDir;
 using nlohmann::json;
+using testing::TempDir;
 
 TEST_CASE("the environment of a laptop, read from a fake tree") {
     TempDir dir;
@@ -23,7 +23,8 @@ TEST_CASE("the environment of a laptop, read from a fake tree") {
     CHECK(env["epp"]["policy10"] == "performance");
     CHECK(env["epp"]["policy2"] == "balance_performance");
     CHECK(env["epp"].size() == 12);
-    CHECK(env["mitigations"] == json{{"meltdown", "Not affected"}, {"spectre_v2", "Mitigation: Enhanced / Automatic IBRS"}});
+    CHECK(env["mitigations"] == json{{"meltdown", "Not affected"},
+                                     {"spectre_v2", "Mitigation: Enhanced / Automatic IBRS"}});
     CHECK(env["sched_ext_state"] == "disabled");
     CHECK(env["sched_ext_ops"] == "");
     CHECK(env["sched_bore"] == 1);
@@ -36,9 +37,10 @@ TEST_CASE("the environment of a laptop, read from a fake tree") {
 TEST_CASE("an empty tree gives every documented key as null, never an error") {
     TempDir dir;
     json env = probe_environment(dir.path());
-    for (const char* key : {"kernel_release", "kernel_version", "cmdline", "cpu_model", "nproc", "smt", "governor",
-                            "epp", "mitigations", "sched_ext_state", "sched_ext_ops", "sched_bore", "ac_power",
-                            "dmi_product", "hostname", "boot_id", "temp_start_c", "temp_end_c", "temp_sensor"}) {
+    for (const char* key :
+         {"kernel_release", "kernel_version", "cmdline", "cpu_model", "nproc", "smt", "governor",
+          "epp", "mitigations", "sched_ext_state", "sched_ext_ops", "sched_bore", "ac_power",
+          "dmi_product", "hostname", "boot_id", "temp_start_c", "temp_end_c", "temp_sensor"}) {
         INFO(key);
         REQUIRE(env.contains(key));
         CHECK(env[key].is_null());
@@ -104,7 +106,8 @@ TEST_CASE("coretemp: the package input, found by its label") {
 TEST_CASE("the governor is set and put back, policy by policy") {
     TempDir dir;
     testing::build_laptop_tree(dir.path());
-    testing::write(dir.path() / "sys/devices/system/cpu/cpufreq/policy3/scaling_governor", "performance\n");
+    testing::write(dir.path() / "sys/devices/system/cpu/cpufreq/policy3/scaling_governor",
+                   "performance\n");
     SysfsSensors sensors(dir.path());
     {
         GovernorOverride set(sensors, "performance");
@@ -123,7 +126,8 @@ TEST_CASE("a governor that cannot be written is an error naming the file") {
     TempDir dir;
     SysfsSensors sensors(dir.path());
     fs::path file = dir.path() / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor";
-    CHECK_THROWS_WITH(sensors.set_governor("policy0", "performance"),
-                      "cannot set the governor: writing 'performance' to " + file.string() +
-                          " failed: No such file or directory (bootbench must run as root to set it)");
+    CHECK_THROWS_WITH(
+        sensors.set_governor("policy0", "performance"),
+        "cannot set the governor: writing 'performance' to " + file.string() +
+            " failed: No such file or directory (bootbench must run as root to set it)");
 }
