@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "fake_tree.hpp"
+#include "sys/booted_deployment.hpp"
 #include "sys/probes.hpp"
 #include "sys/sensors.hpp"
 
@@ -130,4 +131,43 @@ TEST_CASE("a governor that cannot be written is an error naming the file") {
         sensors.set_governor("policy0", "performance"),
         "cannot set the governor: writing 'performance' to " + file.string() +
             " failed: No such file or directory (bootbench must run as root to set it)");
+}
+
+TEST_CASE("booted deployment: empty on a host not booted from ostree") {
+    TempDir dir;
+    auto d = booted_deployment(dir.path());
+    CHECK(d.stateroot.empty());
+    CHECK(d.checksum.empty());
+    CHECK(d.serial == 0);
+    CHECK(d.origin.empty());
+}
+
+TEST_CASE("booted deployment: an ostree host whose sysroot cannot be read is an error naming it") {
+    TempDir dir;
+    testing::write(dir.path() / "run/ostree-booted", "");
+    try {
+        booted_deployment(dir.path());
+        FAIL("no exception");
+    } catch (const Error& e) {
+        std::string prefix = "Reading the booted deployment from " + dir.path().string() + ": ";
+        CHECK(std::string(e.what()).rfind(prefix, 0) == 0);
+        std::string what = e.what();
+        CHECK(what.find("ostree/repo") !=
+              std::string::npos); // libostree's words, which name the folder
+        CHECK(what.find(" (run/ostree-booted exists there, so an ostree sysroot is expected)") ==
+              what.size() - 67);
+    }
+}
+
+TEST_CASE("sensor files with garbage are skipped, not errors") {
+    TempDir dir;
+    testing::write(dir.path() / "sys/class/hwmon/hwmon0/name", "k10temp\n");
+    testing::write(dir.path() / "sys/class/hwmon/hwmon0/temp1_input", "not a number\n");
+    testing::write(dir.path() / "sys/class/thermal/thermal_zone0/type", "acpitz\n");
+    testing::write(dir.path() / "sys/class/thermal/thermal_zone0/temp", "45000\n");
+    auto t = SysfsSensors(dir.path()).cpu_temperature();
+    REQUIRE(t);
+    CHECK(t->sensor == "thermal_zone0 acpitz");
+    testing::write(dir.path() / "proc/sys/kernel/sched_bore", "on\n");
+    CHECK(probe_environment(dir.path())["sched_bore"] == "on");
 }
