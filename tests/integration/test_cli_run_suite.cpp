@@ -140,12 +140,18 @@ TEST_CASE("run-suite: bad input names the file, the option or the targets, exit 
                              (dir.path() / "file/runs").string() + ": Not a directory\n");
 }
 
-TEST_CASE("run-suite: SIGINT stops the bench's processes and exits 1 with what was running") {
+TEST_CASE("run-suite: SIGINT stops the bench and the load and exits 1 with what was running") {
     TempDir dir;
     std::string text = kExperiment;
     text.replace(text.find("echo score=7"), 12, "sleep 32.5");
     text.replace(text.find("timeout_s = 10"), 14, "timeout_s = 60");
+    text.replace(text.find("[[bench]]"), 9, "[load]\ncpu_workers = 1\n\n[[bench]]");
     testing::write(dir.path() / "exp.toml", text);
+    // 60 + the perf bench's derived limit (66 s) + the command's 60 s
+    std::string load("stress-ng\0--cpu\0"
+                     "1\0--timeout\0"
+                     "186s\0",
+                     33);
     sys::ProcessSpec spec{{BOOTBENCH_EXE, "run-suite", (dir.path() / "exp.toml").string(),
                            "--target", "stock", "--out", (dir.path() / "res").string()},
                           dir.path() / "cli.out",
@@ -158,6 +164,7 @@ TEST_CASE("run-suite: SIGINT stops the bench's processes and exits 1 with what w
     for (int i = 0; i < 100 && testing::live_with_cmdline(sleeping) == 0; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     REQUIRE(testing::live_with_cmdline(sleeping) == 1);
+    CHECK(testing::live_with_cmdline(load) == 1);
     ::kill(group.pgid(), SIGINT); // bootbench alone, as a terminal's Ctrl-C would reach it
     auto o = sys::finish_process(group, spec, nullptr);
     CHECK(o.end == sys::ProcessEnd::exited);
@@ -167,5 +174,6 @@ TEST_CASE("run-suite: SIGINT stops the bench's processes and exits 1 with what w
               .find("bootbench: error: interrupted by SIGINT while running sh; its "
                     "processes were stopped and no result was written\n") != std::string::npos);
     CHECK(testing::live_with_cmdline(sleeping) == 0);
+    CHECK(testing::live_with_cmdline(load) == 0);
     CHECK_FALSE(fs::exists(dir.path() / "res/runs/stock-1.json"));
 }
