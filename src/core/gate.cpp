@@ -143,9 +143,8 @@ GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_
     ConditionRecord r{"temperature", "<= " + format_celsius(c.max_start_temp_c),
                       temp_c ? format_celsius(*temp_c) : "no sensor", "run", ""};
     if (!temp_c) {
-        r.detail = "no CPU temperature sensor (hwmon k10temp, zenpower, coretemp; thermal zones "
-                   "x86_pkg_temp, "
-                   "acpitz): running without waiting to cool";
+        r.detail = "no CPU temperature sensor among hwmon k10temp, zenpower, coretemp and thermal "
+                   "zones x86_pkg_temp, acpitz: running without waiting to cool";
         return decision(GateAction::run, r);
     }
     if (*temp_c <= c.max_start_temp_c) {

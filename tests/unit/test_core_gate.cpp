@@ -118,8 +118,8 @@ TEST_CASE("temperature: no sensor runs and says so") {
     CHECK(d.action == GateAction::run);
     CHECK(d.record.found == "no sensor");
     CHECK(d.record.detail ==
-          "no CPU temperature sensor (hwmon k10temp, zenpower, coretemp; thermal zones "
-          "x86_pkg_temp, acpitz): running without waiting to cool");
+          "no CPU temperature sensor among hwmon k10temp, zenpower, coretemp and thermal zones "
+          "x86_pkg_temp, acpitz: running without waiting to cool");
 }
 
 TEST_CASE("start band: recorded only when asked for") {
