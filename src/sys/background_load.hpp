@@ -18,8 +18,10 @@ class BackgroundLoad {
     // missing or cannot start: a run without its load is not comparable.
     BackgroundLoad(const core::Load& load, int nproc, double limit_s,
                    const std::filesystem::path& run_dir);
-    // Kills the whole group, on every exit path.
-    ~BackgroundLoad() = default;
+    // Stops the whole group on every exit path: SIGTERM first, so that
+    // stress-ng reaps its own workers (orphans killed outright would be left
+    // to init to reap), then SIGKILL after a grace time.
+    ~BackgroundLoad();
     BackgroundLoad(const BackgroundLoad&) = delete;
     BackgroundLoad& operator=(const BackgroundLoad&) = delete;
 

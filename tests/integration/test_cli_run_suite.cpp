@@ -173,6 +173,10 @@ TEST_CASE("run-suite: SIGINT stops the bench and the load and exits 1 with what 
     CHECK(testing::read(spec.stderr_path)
               .find("bootbench: error: interrupted by SIGINT while running sh; its "
                     "processes were stopped and no result was written\n") != std::string::npos);
+    // A killed child that was not bootbench's own may take a moment to be reaped.
+    for (int i = 0;
+         i < 40 && testing::live_with_cmdline(sleeping) + testing::live_with_cmdline(load) > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     CHECK(testing::live_with_cmdline(sleeping) == 0);
     CHECK(testing::live_with_cmdline(load) == 0);
     CHECK_FALSE(fs::exists(dir.path() / "res/runs/stock-1.json"));
