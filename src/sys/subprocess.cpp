@@ -277,8 +277,14 @@ ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
     outcome.pgid = group.pgid();
     bool exited =
         group.wait_exit(spec.timeout_s > 0 ? spec.timeout_s : -1, watch ? watch->fd() : -1);
-    if (!exited && watch)
-        watch->throw_if_interrupted("running " + spec.argv[0]); // ~ProcessGroup kills the group
+    if (!exited && watch) {
+        try {
+            watch->throw_if_interrupted("running " + spec.argv[0]);
+        } catch (const Error&) {
+            group.stop(spec.grace_s); // SIGTERM first: let the bench reap its own children
+            throw;
+        }
+    }
     if (!exited) {
         outcome.end = ProcessEnd::timed_out;
         group.stop(spec.grace_s);
