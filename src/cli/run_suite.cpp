@@ -25,8 +25,8 @@ const core::Target& pick_target(const core::Experiment& e, const Args& args) {
         names += (names.empty() ? "" : ", ") + t.name;
     auto name = args.value("target");
     if (!name)
-        throw input_error("bootbench run-suite: --target NAME is required (targets in " + e.source_file +
-                          ": " + names + ")");
+        throw input_error("bootbench run-suite: --target NAME is required (targets in " +
+                          e.source_file + ": " + names + ")");
     if (const core::Target* t = e.find_target(*name))
         return *t;
     throw input_error("bootbench run-suite: target '" + *name + "' is not in " + e.source_file +
@@ -44,7 +44,8 @@ std::string reserve_run_id(const fs::path& runs_dir, const std::string& target) 
         if (::mkdir((runs_dir / id).c_str(), 0755) == 0)
             return id;
         if (errno != EEXIST)
-            throw Error("cannot create folder " + (runs_dir / id).string() + ": " + std::strerror(errno));
+            throw Error("cannot create folder " + (runs_dir / id).string() + ": " +
+                        std::strerror(errno));
     }
 }
 

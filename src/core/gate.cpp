@@ -30,12 +30,17 @@ std::string mismatched(const std::map<std::string, std::string>& found, const st
     return s;
 }
 
-GateDecision decision(GateAction action, ConditionRecord record) { return {action, std::move(record)}; }
+GateDecision decision(GateAction action, ConditionRecord record) {
+    return {action, std::move(record)};
+}
 
 } // namespace
 
 nlohmann::json to_json(const ConditionRecord& c) {
-    return {{"check", c.check}, {"wanted", c.wanted}, {"found", c.found}, {"decision", c.decision},
+    return {{"check", c.check},
+            {"wanted", c.wanted},
+            {"found", c.found},
+            {"decision", c.decision},
             {"detail", c.detail}};
 }
 
@@ -62,18 +67,21 @@ std::string format_seconds(double s) {
 SettleDecision decide_settle(int settle_s, double since_boot_s) {
     double wait = std::max(0.0, settle_s - since_boot_s);
     ConditionRecord r{"settle", format_seconds(settle_s) + " after boot",
-                      "booted " + format_seconds(since_boot_s) + " ago", wait > 0 ? "wait" : "run", ""};
+                      "booted " + format_seconds(since_boot_s) + " ago", wait > 0 ? "wait" : "run",
+                      ""};
     if (wait > 0)
         r.detail = "waiting " + format_seconds(wait) + " more";
     return {wait, r};
 }
 
 GateDecision decide_governor(const Conditions& c, const std::map<std::string, std::string>& found) {
-    ConditionRecord r{"governor", c.governor.empty() ? "any" : c.governor, summarize(found), "run", ""};
+    ConditionRecord r{"governor", c.governor.empty() ? "any" : c.governor, summarize(found), "run",
+                      ""};
     if (c.governor.empty())
         return decision(GateAction::run, r);
     if (found.empty()) {
-        r.detail = "no cpufreq policy in /sys/devices/system/cpu/cpufreq: the governor cannot be checked";
+        r.detail =
+            "no cpufreq policy in /sys/devices/system/cpu/cpufreq: the governor cannot be checked";
         return decision(GateAction::run, r);
     }
     std::string wrong = mismatched(found, c.governor);
@@ -81,12 +89,15 @@ GateDecision decide_governor(const Conditions& c, const std::map<std::string, st
         return decision(GateAction::run, r);
     if (c.set_governor) {
         r.decision = "set";
-        r.detail = "setting " + c.governor + " on " + wrong + "; the old value is restored after the suite";
+        r.detail = "setting " + c.governor + " on " + wrong +
+                   "; the old value is restored after the suite";
         return decision(GateAction::set, r);
     }
     r.decision = "fail";
-    r.detail = "the governor of " + wrong + " is not " + c.governor + ": set it before the run (cpupower "
-               "frequency-set -g " + c.governor + ") or set [conditions] set_governor = true";
+    r.detail = "the governor of " + wrong + " is not " + c.governor +
+               ": set it before the run (cpupower "
+               "frequency-set -g " +
+               c.governor + ") or set [conditions] set_governor = true";
     return decision(GateAction::fail, r);
 }
 
@@ -115,22 +126,25 @@ GateDecision decide_sched_ext(const Conditions& c, const std::optional<std::stri
     }
     r.decision = "fail";
     if (!state)
-        r.detail = "this kernel has no sched_ext (/sys/kernel/sched_ext/state is absent): boot a kernel with "
+        r.detail = "this kernel has no sched_ext (/sys/kernel/sched_ext/state is absent): boot a "
+                   "kernel with "
                    "CONFIG_SCHED_CLASS_EXT or remove [conditions] sched_ext";
     else if (c.sched_ext == "disabled")
-        r.detail = "a sched_ext scheduler is running: stop it (e.g. systemctl stop scx_loader) or set "
-                   "[conditions] sched_ext = \"enabled\"";
+        r.detail =
+            "a sched_ext scheduler is running: stop it (e.g. systemctl stop scx_loader) or set "
+            "[conditions] sched_ext = \"enabled\"";
     else
         r.detail = "no sched_ext scheduler is running: start one before the run";
     return decision(GateAction::fail, r);
 }
 
-GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_c, double waited_s) {
+GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_c,
+                                double waited_s) {
     ConditionRecord r{"temperature", "<= " + format_celsius(c.max_start_temp_c),
                       temp_c ? format_celsius(*temp_c) : "no sensor", "run", ""};
     if (!temp_c) {
-        r.detail = "no CPU temperature sensor (hwmon k10temp, zenpower, coretemp; thermal zones x86_pkg_temp, "
-                   "acpitz): running without waiting to cool";
+        r.detail = "no CPU temperature sensor among hwmon k10temp, zenpower, coretemp and thermal "
+                   "zones x86_pkg_temp, acpitz: running without waiting to cool";
         return decision(GateAction::run, r);
     }
     if (*temp_c <= c.max_start_temp_c) {
@@ -140,7 +154,8 @@ GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_
     }
     if (waited_s < c.temp_wait_timeout_s) {
         r.decision = "wait";
-        r.detail = "waited " + format_seconds(waited_s) + " of " + format_seconds(c.temp_wait_timeout_s);
+        r.detail =
+            "waited " + format_seconds(waited_s) + " of " + format_seconds(c.temp_wait_timeout_s);
         return decision(GateAction::wait, r);
     }
     std::string why = "the CPU is still above " + format_celsius(c.max_start_temp_c) + " after " +
@@ -155,10 +170,12 @@ GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_
     return decision(GateAction::run_flagged, r);
 }
 
-std::optional<ConditionRecord> start_band_record(const Conditions& c, std::optional<double> temp_c) {
+std::optional<ConditionRecord> start_band_record(const Conditions& c,
+                                                 std::optional<double> temp_c) {
     if (!c.start_temp_band_c)
         return std::nullopt;
-    return ConditionRecord{"start_temp_band", "within " + format_celsius(*c.start_temp_band_c) + " across runs",
+    return ConditionRecord{"start_temp_band",
+                           "within " + format_celsius(*c.start_temp_band_c) + " across runs",
                            temp_c ? format_celsius(*temp_c) : "no sensor", "record",
                            "the report compares the start temperatures of the runs"};
 }

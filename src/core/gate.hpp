@@ -13,7 +13,7 @@
 namespace bootbench::core {
 
 struct ConditionRecord {
-    std::string check;    // settle, governor, sched_ext, temperature, start_temp_band
+    std::string check; // settle, governor, sched_ext, temperature, start_temp_band
     std::string wanted;
     std::string found;
     std::string decision; // run, wait, set, fail, run-flagged, record

@@ -187,7 +187,8 @@ std::vector<MetricValue> parse_schbench(std::string_view out) {
     std::vector<MetricValue> values;
     if (!final_block)
         return values; // an interval report, or cut short: not the run's result
-    for (size_t i = head + 1; i < lines.size() && trim(lines[i]).find("min=") == std::string_view::npos; ++i) {
+    for (size_t i = head + 1;
+         i < lines.size() && trim(lines[i]).find("min=") == std::string_view::npos; ++i) {
         auto p = schbench_percentile(lines[i]);
         if (p && p->first == "50.0")
             add(values, "schbench_p50_us", p->second);
@@ -221,11 +222,16 @@ std::vector<MetricValue> parse_command(std::string_view out, const std::vector<M
 
 std::vector<MetricValue> parse_bench_output(const Bench& bench, std::string_view out) {
     switch (bench.kind) {
-    case BenchKind::perf_sched_pipe: return parse_perf_sched_pipe(out);
-    case BenchKind::perf_sched_messaging: return parse_perf_sched_messaging(out);
-    case BenchKind::sysbench_threads: return parse_sysbench_threads(out);
-    case BenchKind::schbench: return parse_schbench(out);
-    case BenchKind::command: return parse_command(out, bench.metrics);
+    case BenchKind::perf_sched_pipe:
+        return parse_perf_sched_pipe(out);
+    case BenchKind::perf_sched_messaging:
+        return parse_perf_sched_messaging(out);
+    case BenchKind::sysbench_threads:
+        return parse_sysbench_threads(out);
+    case BenchKind::schbench:
+        return parse_schbench(out);
+    case BenchKind::command:
+        return parse_command(out, bench.metrics);
     }
     return {};
 }
@@ -246,9 +252,9 @@ BenchMetrics collect_metrics(const Bench& bench, std::string_view out, const std
         else
             result.missing.push_back(
                 {spec.key, "bench '" + bench.name + "': " +
-                               (bench.kind == BenchKind::command ? "regex '" + spec.regex +
-                                                                       "' found no number"
-                                                                 : std::string("no value")) +
+                               (bench.kind == BenchKind::command
+                                    ? "regex '" + spec.regex + "' found no number"
+                                    : std::string("no value")) +
                                " in its output (see " + log_hint + ")"});
     }
     return result;

@@ -8,6 +8,13 @@
 
 namespace bootbench::sys {
 
+namespace {
+
+// How long stress-ng gets to stop its workers after SIGTERM.
+constexpr double kGraceSeconds = 5;
+
+} // namespace
+
 BackgroundLoad::BackgroundLoad(const core::Load& load, int nproc, double limit_s,
                                const std::filesystem::path& run_dir) {
     auto argv = load_argv(load, nproc, limit_s);
@@ -20,7 +27,17 @@ BackgroundLoad::BackgroundLoad(const core::Load& load, int nproc, double limit_s
                     not_installed_message({"stress-ng", "stress-ng", "stress-ng", false}) +
                     ", or set [load] cpu_workers = 0");
     stderr_path_ = run_dir / "load.stderr";
-    group_.emplace(ProcessGroup::spawn({argv, run_dir / "load.stdout", stderr_path_, 0, 5}));
+    group_.emplace(
+        ProcessGroup::spawn({argv, run_dir / "load.stdout", stderr_path_, 0, kGraceSeconds}));
+}
+
+BackgroundLoad::~BackgroundLoad() {
+    try {
+        if (group_)
+            group_->stop(kGraceSeconds);
+    } catch (const std::exception&) {
+        // ~ProcessGroup still kills the group
+    }
 }
 
 std::string BackgroundLoad::stop() {
@@ -28,7 +45,7 @@ std::string BackgroundLoad::stop() {
         return "";
     // Still running when the suite ends is the normal case; exited before is not.
     bool ended_early = group_->wait_exit(0);
-    group_->stop(5);
+    group_->stop(kGraceSeconds);
     std::string why;
     if (ended_early) {
         int st = group_->wait_status();

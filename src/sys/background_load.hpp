@@ -11,14 +11,17 @@
 namespace bootbench::sys {
 
 class BackgroundLoad {
-public:
+  public:
     // Starts the load (nothing for cpu_workers = 0) with its output in
     // run_dir/load.stdout and load.stderr. `limit_s` bounds its life even if
     // bootbench itself is killed. Throws bootbench::Error when stress-ng is
     // missing or cannot start: a run without its load is not comparable.
-    BackgroundLoad(const core::Load& load, int nproc, double limit_s, const std::filesystem::path& run_dir);
-    // Kills the whole group, on every exit path.
-    ~BackgroundLoad() = default;
+    BackgroundLoad(const core::Load& load, int nproc, double limit_s,
+                   const std::filesystem::path& run_dir);
+    // Stops the whole group on every exit path: SIGTERM first, so that
+    // stress-ng reaps its own workers (orphans killed outright would be left
+    // to init to reap), then SIGKILL after a grace time.
+    ~BackgroundLoad();
     BackgroundLoad(const BackgroundLoad&) = delete;
     BackgroundLoad& operator=(const BackgroundLoad&) = delete;
 
@@ -28,7 +31,7 @@ public:
     // Stops the load; returns why the load did not last the whole suite ("" if it did).
     std::string stop();
 
-private:
+  private:
     std::optional<ProcessGroup> group_;
     std::string command_;
     std::filesystem::path stderr_path_;

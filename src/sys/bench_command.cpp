@@ -38,8 +38,13 @@ std::vector<std::string> bench_argv(const core::Bench& b, int nproc) {
     case core::BenchKind::perf_sched_messaging:
         return {"perf", "bench", "sched", "messaging", "-g", s(b.groups), "-l", s(b.loops)};
     case core::BenchKind::sysbench_threads:
-        return {"sysbench", "threads", "--threads=" + s(b.threads > 0 ? b.threads : nproc),
-                "--time=" + s(b.runtime_s), "--thread-yields=1000", "--thread-locks=8", "run"};
+        return {"sysbench",
+                "threads",
+                "--threads=" + s(b.threads > 0 ? b.threads : nproc),
+                "--time=" + s(b.runtime_s),
+                "--thread-yields=1000",
+                "--thread-locks=8",
+                "run"};
     case core::BenchKind::schbench: {
         std::vector<std::string> argv = {"schbench"};
         if (b.message_threads > 0)
@@ -64,10 +69,18 @@ double bench_timeout_s(const core::Bench& b) {
 std::vector<std::string> load_argv(const core::Load& load, int nproc, double limit_s) {
     int workers = 0;
     switch (load.kind) {
-    case core::Load::Kind::none: workers = 0; break;
-    case core::Load::Kind::half: workers = std::max(1, nproc / 2); break;
-    case core::Load::Kind::all: workers = nproc; break;
-    case core::Load::Kind::count: workers = load.count; break;
+    case core::Load::Kind::none:
+        workers = 0;
+        break;
+    case core::Load::Kind::half:
+        workers = std::max(1, nproc / 2);
+        break;
+    case core::Load::Kind::all:
+        workers = nproc;
+        break;
+    case core::Load::Kind::count:
+        workers = load.count;
+        break;
     }
     if (workers <= 0)
         return {};

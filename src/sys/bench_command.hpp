@@ -10,8 +10,8 @@ namespace bootbench::sys {
 
 struct ToolInfo {
     std::string program;
-    std::string debian;  // the Debian package, or why there is none
-    std::string fedora;  // the Fedora package
+    std::string debian;    // the Debian package, or why there is none
+    std::string fedora;    // the Fedora package
     bool optional = false; // a missing optional tool skips its bench
 };
 

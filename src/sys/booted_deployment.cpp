@@ -43,7 +43,8 @@ core::DeploymentRecord booted_deployment(const std::filesystem::path& root) {
     g_autoptr(OstreeSysroot) sysroot = ostree_sysroot_new(path);
     g_autoptr(GError) error = nullptr;
     if (!ostree_sysroot_load(sysroot, nullptr, &error))
-        throw Error("Reading the booted deployment from " + root.string() + ": " + error->message);
+        throw Error("Reading the booted deployment from " + root.string() + ": " + error->message +
+                    " (run/ostree-booted exists there, so an ostree sysroot is expected)");
     OstreeDeployment* booted = ostree_sysroot_get_booted_deployment(sysroot); // transfer none
     if (!booted)
         return rec;

@@ -18,7 +18,8 @@ void note(GateOutcome& out, const core::ConditionRecord& r) {
 }
 
 // Sleeps in short steps so that SIGINT/SIGTERM end a long wait.
-void sleep_watched(Clock& clock, double seconds, const InterruptWatch* watch, const std::string& doing) {
+void sleep_watched(Clock& clock, double seconds, const InterruptWatch* watch,
+                   const std::string& doing) {
     while (seconds > 0) {
         if (watch)
             watch->throw_if_interrupted(doing);
@@ -49,15 +50,15 @@ bool pass_governor(const core::Conditions& c, Sensors& sensors, GateOutcome& out
     return !fails(out, core::verify_governor(c, sensors.governors()));
 }
 
-void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock, const InterruptWatch* watch,
-                      GateOutcome& out) {
+void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
+                      const InterruptWatch* watch, GateOutcome& out) {
     double start = clock.monotonic_s();
     double last_logged = -1e9;
     for (;;) {
         auto reading = sensors.cpu_temperature();
         double waited = clock.monotonic_s() - start;
-        auto d = core::decide_temperature(c, reading ? std::optional<double>(reading->celsius) : std::nullopt,
-                                          waited);
+        auto d = core::decide_temperature(
+            c, reading ? std::optional<double>(reading->celsius) : std::nullopt, waited);
         if (reading)
             d.record.found += " (" + reading->sensor + ")";
         if (d.action != core::GateAction::wait) {
@@ -70,26 +71,28 @@ void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
             last_logged = waited;
         }
         double left = c.temp_wait_timeout_s - waited;
-        sleep_watched(clock, std::min(kTempPollSeconds, std::max(left, 0.001)), watch, "waiting for the CPU to cool");
+        sleep_watched(clock, std::min(kTempPollSeconds, std::max(left, 0.001)), watch,
+                      "waiting for the CPU to cool");
     }
 }
 
 } // namespace
 
-GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root, Sensors& sensors,
-                      Clock& clock, const InterruptWatch* watch) {
+GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root,
+                      Sensors& sensors, Clock& clock, const InterruptWatch* watch) {
     GateOutcome out;
     auto settle = core::decide_settle(c.settle_s, clock.since_boot_s());
     note(out, settle.record);
     sleep_watched(clock, settle.wait_s, watch, "settling after boot");
-    auto sched_ext = core::decide_sched_ext(c, read_probe(probe_root / "sys/kernel/sched_ext/state"),
-                                            read_probe(probe_root / "sys/kernel/sched_ext/root/ops"));
+    auto sched_ext =
+        core::decide_sched_ext(c, read_probe(probe_root / "sys/kernel/sched_ext/state"),
+                               read_probe(probe_root / "sys/kernel/sched_ext/root/ops"));
     if (fails(out, sched_ext) || !pass_governor(c, sensors, out))
         return out;
     pass_temperature(c, sensors, clock, watch, out);
     if (out.failure.empty())
-        if (auto band = core::start_band_record(c, out.start_temp ? std::optional<double>(out.start_temp->celsius)
-                                                                   : std::nullopt))
+        if (auto band = core::start_band_record(
+                c, out.start_temp ? std::optional<double>(out.start_temp->celsius) : std::nullopt))
             note(out, *band);
     return out;
 }

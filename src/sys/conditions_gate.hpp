@@ -29,7 +29,7 @@ inline constexpr double kTempPollSeconds = 5;
 
 // `watch` (may be null) is checked between sleeps, so that an interruption
 // during a long wait is not ignored.
-GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root, Sensors& sensors,
-                      Clock& clock, const InterruptWatch* watch);
+GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root,
+                      Sensors& sensors, Clock& clock, const InterruptWatch* watch);
 
 } // namespace bootbench::sys

@@ -12,7 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-json or_null(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
+json or_null(const std::optional<std::string>& v) {
+    return v ? json(*v) : json(nullptr);
+}
 
 // Splits "policy10" into ("policy", 10) so that names sort numerically.
 std::pair<std::string, long> split_number(const std::string& name) {
@@ -52,7 +54,8 @@ json per_policy(const fs::path& root, const std::string& file) {
             values[dir.filename().string()] = *v;
     if (values.empty())
         return nullptr;
-    bool same = std::all_of(values.begin(), values.end(), [&](const json& v) { return v == values.begin().value(); });
+    bool same = std::all_of(values.begin(), values.end(),
+                            [&](const json& v) { return v == values.begin().value(); });
     return same ? values.begin().value() : values;
 }
 

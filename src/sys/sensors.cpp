@@ -74,11 +74,12 @@ void SysfsSensors::set_governor(const std::string& policy, const std::string& go
     out << governor << "\n";
     out.flush();
     if (!out)
-        throw Error("cannot set the governor: writing '" + governor + "' to " + file.string() + " failed: " +
-                    std::strerror(errno) + " (bootbench must run as root to set it)");
+        throw Error("cannot set the governor: writing '" + governor + "' to " + file.string() +
+                    " failed: " + std::strerror(errno) + " (bootbench must run as root to set it)");
 }
 
-GovernorOverride::GovernorOverride(Sensors& sensors, const std::string& governor) : sensors_(sensors) {
+GovernorOverride::GovernorOverride(Sensors& sensors, const std::string& governor)
+    : sensors_(sensors) {
     try {
         for (const auto& [policy, old] : sensors_.governors()) {
             if (old == governor)
@@ -92,7 +93,9 @@ GovernorOverride::GovernorOverride(Sensors& sensors, const std::string& governor
     }
 }
 
-GovernorOverride::~GovernorOverride() { restore(); }
+GovernorOverride::~GovernorOverride() {
+    restore();
+}
 
 void GovernorOverride::restore() noexcept {
     for (const auto& [policy, old] : changed_) {

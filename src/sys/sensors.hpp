@@ -14,7 +14,7 @@ struct TempReading {
 };
 
 class Sensors {
-public:
+  public:
     virtual ~Sensors() = default;
     // nullopt when the machine has no CPU temperature sensor bootbench knows.
     virtual std::optional<TempReading> cpu_temperature() = 0;
@@ -27,26 +27,26 @@ public:
 // Sensors read from `root`/sys: hwmon k10temp, zenpower, coretemp first, then
 // the thermal zones x86_pkg_temp and acpitz.
 class SysfsSensors final : public Sensors {
-public:
+  public:
     explicit SysfsSensors(std::filesystem::path root) : root_(std::move(root)) {}
     std::optional<TempReading> cpu_temperature() override;
     std::map<std::string, std::string> governors() override;
     void set_governor(const std::string& policy, const std::string& governor) override;
 
-private:
+  private:
     std::filesystem::path root_;
 };
 
 // Sets the governor where it differs and puts every changed policy back when
 // destroyed, on every exit path. Failures to restore are logged, not thrown.
 class GovernorOverride {
-public:
+  public:
     GovernorOverride(Sensors& sensors, const std::string& governor);
     ~GovernorOverride();
     GovernorOverride(const GovernorOverride&) = delete;
     GovernorOverride& operator=(const GovernorOverride&) = delete;
 
-private:
+  private:
     void restore() noexcept;
 
     Sensors& sensors_;

@@ -30,7 +30,7 @@ double monotonic_now() {
 
 // A move-only file descriptor owner.
 class Fd {
-public:
+  public:
     explicit Fd(int fd) : fd_(fd) {}
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
@@ -40,7 +40,7 @@ public:
     }
     int get() const { return fd_; }
 
-private:
+  private:
     int fd_;
 };
 
@@ -165,6 +165,7 @@ ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
     auto c_args = c_strings(args);
     auto c_env = c_strings(env);
     pid_t pid = -1;
+    double started = monotonic_now(); // before: the child may run before posix_spawn returns
     int rc = posix_spawn(&pid, path->c_str(), &actions, &attr, c_args.data(), c_env.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
@@ -175,10 +176,10 @@ ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
         int e = errno;
         ::kill(-pid, SIGKILL);
         ::waitpid(pid, nullptr, 0);
-        throw Error(std::string("cannot watch the benchmark process (pidfd_open: ") + std::strerror(e) +
-                    "); bootbench needs Linux 5.3 or later");
+        throw Error(std::string("cannot watch the benchmark process (pidfd_open: ") +
+                    std::strerror(e) + "); bootbench needs Linux 5.3 or later");
     }
-    return ProcessGroup(pid, pidfd, monotonic_now());
+    return ProcessGroup(pid, pidfd, started);
 }
 
 ProcessGroup::ProcessGroup(ProcessGroup&& other) noexcept
@@ -202,7 +203,9 @@ ProcessGroup& ProcessGroup::operator=(ProcessGroup&& other) noexcept {
     return *this;
 }
 
-ProcessGroup::~ProcessGroup() { release(); }
+ProcessGroup::~ProcessGroup() {
+    release();
+}
 
 void ProcessGroup::release() noexcept {
     if (pid_ > 0 && !reaped_) {
@@ -239,13 +242,16 @@ bool ProcessGroup::wait_exit(double timeout_s, int interrupt_fd) {
     double deadline = monotonic_now() + timeout_s;
     for (;;) {
         pollfd fds[2] = {{pidfd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
-        int ms = timeout_s < 0 ? -1
-                               : static_cast<int>(std::ceil(std::max(0.0, deadline - monotonic_now()) * 1000));
+        int ms =
+            timeout_s < 0
+                ? -1
+                : static_cast<int>(std::ceil(std::max(0.0, deadline - monotonic_now()) * 1000));
         int rc = ::poll(fds, interrupt_fd >= 0 ? 2 : 1, ms);
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0)
-            throw Error(std::string("cannot wait for a benchmark process: ") + std::strerror(errno));
+            throw Error(std::string("cannot wait for a benchmark process: ") +
+                        std::strerror(errno));
         if (fds[0].revents != 0) {
             reap();
             return true;
@@ -265,12 +271,20 @@ void ProcessGroup::stop(double grace_s) {
     }
 }
 
-ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec, const InterruptWatch* watch) {
+ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
+                              const InterruptWatch* watch) {
     ProcessOutcome outcome;
     outcome.pgid = group.pgid();
-    bool exited = group.wait_exit(spec.timeout_s > 0 ? spec.timeout_s : -1, watch ? watch->fd() : -1);
-    if (!exited && watch)
-        watch->throw_if_interrupted("running " + spec.argv[0]); // ~ProcessGroup kills the group
+    bool exited =
+        group.wait_exit(spec.timeout_s > 0 ? spec.timeout_s : -1, watch ? watch->fd() : -1);
+    if (!exited && watch) {
+        try {
+            watch->throw_if_interrupted("running " + spec.argv[0]);
+        } catch (const Error&) {
+            group.stop(spec.grace_s); // SIGTERM first: let the bench reap its own children
+            throw;
+        }
+    }
     if (!exited) {
         outcome.end = ProcessEnd::timed_out;
         group.stop(spec.grace_s);

@@ -18,8 +18,8 @@ struct ProcessSpec {
     std::vector<std::string> argv; // argv[0] is looked up on PATH
     fs::path stdout_path;          // created or truncated
     fs::path stderr_path;
-    double timeout_s = 0;          // 0 = no limit
-    double grace_s = 2;            // between SIGTERM and SIGKILL on timeout
+    double timeout_s = 0; // 0 = no limit
+    double grace_s = 2;   // between SIGTERM and SIGKILL on timeout
 };
 
 enum class ProcessEnd { exited, signaled, timed_out };
@@ -29,7 +29,7 @@ struct ProcessOutcome {
     int exit_status = 0; // when exited
     int signal = 0;      // when signaled
     double wall_s = 0;
-    pid_t pgid = -1;     // the group the child led (gone by now)
+    pid_t pgid = -1; // the group the child led (gone by now)
 };
 
 // The full path that execvp would run for `program`; nullopt when there is none.
@@ -39,7 +39,7 @@ std::optional<fs::path> find_program(const std::string& program);
 // a signalfd, so that a waiting orchestrator wakes up on them, kills its
 // children's groups and unwinds instead of dying and leaving them behind.
 class InterruptWatch {
-public:
+  public:
     InterruptWatch();
     ~InterruptWatch();
     InterruptWatch(const InterruptWatch&) = delete;
@@ -48,7 +48,7 @@ public:
     // Throws bootbench::Error naming the signal when one has arrived.
     void throw_if_interrupted(const std::string& doing) const;
 
-private:
+  private:
     int fd_ = -1;
     bool restore_ = false;
     sigset_t old_mask_{};
@@ -57,7 +57,7 @@ private:
 // A running child that leads its own process group. Move-only; destroying it
 // kills the whole group (SIGKILL) and reaps the child, on every exit path.
 class ProcessGroup {
-public:
+  public:
     // Throws bootbench::Error naming the program or the log file when the
     // child cannot be started.
     static ProcessGroup spawn(const ProcessSpec& spec);
@@ -81,8 +81,9 @@ public:
     // SIGTERM, `grace_s` to exit, then SIGKILL; reaps the leader.
     void stop(double grace_s);
 
-private:
-    ProcessGroup(pid_t pid, int pidfd, double started_s) : pid_(pid), pidfd_(pidfd), started_s_(started_s) {}
+  private:
+    ProcessGroup(pid_t pid, int pidfd, double started_s)
+        : pid_(pid), pidfd_(pidfd), started_s_(started_s) {}
     void reap();
     void release() noexcept;
 
@@ -94,7 +95,8 @@ private:
 };
 
 // Waits for a spawned group to finish or time out (see run_process).
-ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec, const InterruptWatch* watch);
+ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
+                              const InterruptWatch* watch);
 
 // Runs `spec` to completion or timeout. Throws bootbench::Error when it
 // cannot start or when `watch` reports an interruption (the group is killed

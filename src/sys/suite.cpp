@@ -25,7 +25,9 @@ namespace {
 // A benchmark's output beyond this is not read back for parsing.
 constexpr std::uintmax_t kMaxOutputRead = 64 << 20;
 
-void log_line(const std::string& line) { std::fprintf(stderr, "bootbench: %s\n", line.c_str()); }
+void log_line(const std::string& line) {
+    std::fprintf(stderr, "bootbench: %s\n", line.c_str());
+}
 
 int online_cpus() {
     long n = ::sysconf(_SC_NPROCESSORS_ONLN);
@@ -68,7 +70,8 @@ struct BenchRun {
 };
 
 // Why a finished process did not give a usable result, or "" when it did.
-std::string process_failure(const ProcessOutcome& o, const core::Bench& b, const std::string& err_text) {
+std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
+                            const std::string& err_text) {
     switch (o.end) {
     case ProcessEnd::timed_out:
         return "timed out after " + std::to_string(static_cast<long>(bench_timeout_s(b))) +
@@ -79,7 +82,8 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b, const
         if (o.exit_status == 0)
             return "";
         std::string tail = last_line(err_text);
-        return "exited with status " + std::to_string(o.exit_status) + (tail.empty() ? "" : ": " + tail);
+        return "exited with status " + std::to_string(o.exit_status) +
+               (tail.empty() ? "" : ": " + tail);
     }
     return "";
 }
@@ -89,12 +93,13 @@ BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hin
     bool optional = tool && tool->optional;
     std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
     std::string why = tool ? not_installed_message(*tool)
-                           : "program '" + program +
-                                 "' not found: check argv in [[bench]] '" + b.name + "' and PATH";
+                           : "program '" + program + "' not found: check argv in [[bench]] '" +
+                                 b.name + "' and PATH";
     run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
     run.record.reason = optional ? "skipped: " + why : why;
     log_line("bench " + b.name + ": " + run.record.reason);
-    run.metrics = core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
+    run.metrics =
+        core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
     return run;
 }
 
@@ -106,14 +111,15 @@ BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why)
     return run;
 }
 
-BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc, const InterruptWatch& watch) {
+BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc,
+                   const InterruptWatch& watch) {
     BenchRun run;
     run.record.name = b.name;
     run.record.kind = b.kind;
     run.record.argv = bench_argv(b, nproc);
     run.record.log = b.name;
-    ProcessSpec spec{run.record.argv, run_dir / (b.name + ".stdout"), run_dir / (b.name + ".stderr"),
-                     bench_timeout_s(b)};
+    ProcessSpec spec{run.record.argv, run_dir / (b.name + ".stdout"),
+                     run_dir / (b.name + ".stderr"), bench_timeout_s(b)};
     std::string hint = spec.stdout_path.string();
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint);
@@ -133,14 +139,16 @@ BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc, con
     std::string failure = process_failure(o, b, err);
     run.metrics = core::collect_metrics(b, out + "\n" + err, failure, hint);
     if (!failure.empty()) {
-        run.record.status = o.end == ProcessEnd::timed_out ? core::BenchStatus::timeout : core::BenchStatus::failed;
+        run.record.status =
+            o.end == ProcessEnd::timed_out ? core::BenchStatus::timeout : core::BenchStatus::failed;
         run.record.reason = failure;
     } else if (run.metrics.metrics.empty()) {
         run.record.status = core::BenchStatus::failed;
         run.record.reason = "its output has none of the expected metrics (see " + hint + ")";
     }
-    log_line("bench " + b.name + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) + " (" +
-             std::to_string(run.metrics.metrics.size()) + " metrics, " + std::to_string(o.wall_s) + " s)");
+    log_line("bench " + b.name + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
+             " (" + std::to_string(run.metrics.metrics.size()) + " metrics, " +
+             std::to_string(o.wall_s) + " s)");
     return run;
 }
 
@@ -151,11 +159,18 @@ void add(core::RunResult& r, BenchRun run) {
 }
 
 // Every bench recorded as not run, its metrics missing with `why`.
-void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const std::string& why, int nproc) {
+void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const std::string& why,
+              int nproc) {
     for (const auto& b : benches) {
         BenchRun run;
-        run.record = {b.name, b.kind, bench_argv(b, nproc), std::nullopt, 0, core::BenchStatus::skipped,
-                      "not run: " + why, ""};
+        run.record = {b.name,
+                      b.kind,
+                      bench_argv(b, nproc),
+                      std::nullopt,
+                      0,
+                      core::BenchStatus::skipped,
+                      "not run: " + why,
+                      ""};
         run.metrics = core::collect_metrics(b, "", "was not run: " + why, "");
         add(r, std::move(run));
     }
@@ -170,7 +185,8 @@ void set_status(core::RunResult& r) {
         for (const auto& b : r.benches)
             if (!b.reason.empty())
                 why += (why.empty() ? "" : "; ") + b.name + ": " + b.reason;
-        r.failure = "no metric was collected" + (why.empty() ? std::string(" (the suite has no benches)") : ": " + why);
+        r.failure = "no metric was collected" +
+                    (why.empty() ? std::string(" (the suite has no benches)") : ": " + why);
     } else {
         r.status = r.missing.empty() ? core::RunStatus::ok : core::RunStatus::partial;
     }
@@ -201,13 +217,15 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     try {
         load.emplace(e.load, nproc, limit_s, req.run_dir);
     } catch (const Error& err) {
-        r.conditions.push_back(core::to_json(core::ConditionRecord{"load", "stress-ng", "not started", "fail", err.what()}));
+        r.conditions.push_back(core::to_json(
+            core::ConditionRecord{"load", "stress-ng", "not started", "fail", err.what()}));
         r.failure = err.what();
         skip_all(r, e.benches, err.what(), nproc);
         return;
     }
     if (load->active()) {
-        core::ConditionRecord rec{"load", load->command(), "running", "run", "for the length of the suite"};
+        core::ConditionRecord rec{"load", load->command(), "running", "run",
+                                  "for the length of the suite"};
         log_line("conditions: " + core::log_line(rec));
         r.conditions.push_back(core::to_json(rec));
     }
@@ -235,11 +253,13 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     core::RunResult r = start_result(request, clock);
     SysfsSensors sysfs(request.probe_root);
     Sensors& sensors = request.sensors ? *request.sensors : sysfs;
-    GateOutcome gate = pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch);
+    GateOutcome gate =
+        pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch);
     for (const auto& rec : gate.records)
         r.conditions.push_back(core::to_json(rec));
     r.environment = probe_environment(request.probe_root);
-    record_temperature(r, "temp_start_c", gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
+    record_temperature(r, "temp_start_c",
+                       gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
     if (gate.failure.empty()) {
         run_benches(request, r, watch);
     } else {

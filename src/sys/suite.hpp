@@ -27,7 +27,9 @@ struct SuiteRequest {
 
 // Never throws for a failing or missing benchmark: those are recorded in the
 // result (status, missing metrics with reasons). Throws bootbench::Error only
-// when the run cannot be attempted at all (e.g. run_dir cannot be created).
+// when the run cannot be attempted at all (e.g. run_dir cannot be created),
+// or when SIGINT, SIGTERM or SIGHUP arrives: it then stops the bench and the
+// load (their process groups), restores the governor, and throws.
 core::RunResult run_suite(const SuiteRequest& request, Clock& clock);
 
 } // namespace bootbench::sys

@@ -8,9 +8,10 @@ inline void build_laptop_tree(const fs::path& root) {
     write(root / "proc/sys/kernel/osrelease", "7.0.12-cachyos1.fc44.x86_64\n");
     write(root / "proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Tue Jun 16 2026\n");
     write(root / "proc/cmdline", "BOOT_IMAGE=(hd0,gpt2)/ostree/fedora-abc/vmlinuz quiet\n");
-    write(root / "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 5 7640U w/ "
-                                 "Radeon 760M Graphics\n\nprocessor\t: 1\nmodel name\t: AMD Ryzen 5 7640U w/ "
-                                 "Radeon 760M Graphics\n");
+    write(root / "proc/cpuinfo",
+          "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD Ryzen 5 7640U w/ "
+          "Radeon 760M Graphics\n\nprocessor\t: 1\nmodel name\t: AMD Ryzen 5 7640U w/ "
+          "Radeon 760M Graphics\n");
     write(root / "proc/sys/kernel/sched_bore", "1\n");
     write(root / "proc/sys/kernel/hostname", "margine\n");
     write(root / "proc/sys/kernel/random/boot_id", "0f1e2d3c-aaaa-bbbb-cccc-123456789abc\n");
@@ -19,9 +20,11 @@ inline void build_laptop_tree(const fs::path& root) {
     for (int i = 0; i < 12; ++i) {
         fs::path p = root / "sys/devices/system/cpu/cpufreq" / ("policy" + std::to_string(i));
         write(p / "scaling_governor", "powersave\n");
-        write(p / "energy_performance_preference", i == 10 ? "performance\n" : "balance_performance\n");
+        write(p / "energy_performance_preference",
+              i == 10 ? "performance\n" : "balance_performance\n");
     }
-    write(root / "sys/devices/system/cpu/vulnerabilities/spectre_v2", "Mitigation: Enhanced / Automatic IBRS\n");
+    write(root / "sys/devices/system/cpu/vulnerabilities/spectre_v2",
+          "Mitigation: Enhanced / Automatic IBRS\n");
     write(root / "sys/devices/system/cpu/vulnerabilities/meltdown", "Not affected\n");
     write(root / "sys/kernel/sched_ext/state", "disabled\n");
     write(root / "sys/kernel/sched_ext/root/ops", "\n");

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 // A fresh folder under $TMPDIR, removed with everything in it.
 class TempDir {
-public:
+  public:
     TempDir() {
         std::string tmpl = (fs::temp_directory_path() / "bootbench-test-XXXXXX").string();
         path_ = ::mkdtemp(tmpl.data());
@@ -30,7 +30,7 @@ public:
     TempDir& operator=(const TempDir&) = delete;
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -82,7 +82,7 @@ inline bool group_gone(pid_t pgid) {
 
 // Time that passes only when the code under test sleeps.
 class FakeClock final : public bootbench::sys::Clock {
-public:
+  public:
     double boot_offset = 1000; // seconds from boot to the clock's zero
     double now = 0;
     int sleeps = 0;

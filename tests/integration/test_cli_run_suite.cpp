@@ -2,6 +2,7 @@
 #include "helpers.hpp"
 #include "sys/subprocess.hpp"
 
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 using namespace bootbench;
@@ -67,7 +68,8 @@ TEST_CASE("run-suite: one run, stored as runs/<target>-<k>.json with its raw log
     TempDir dir;
     testing::write(dir.path() / "exp.toml", kExperiment);
     std::string out = (dir.path() / "res").string();
-    Cli first = bootbench_cli(dir, {"run-suite", (dir.path() / "exp.toml").string(), "--target", "tuned", "--out", out});
+    Cli first = bootbench_cli(
+        dir, {"run-suite", (dir.path() / "exp.toml").string(), "--target", "tuned", "--out", out});
     INFO(first.err);
     CHECK(first.status == 0);
     CHECK(first.out.find("run tuned-1: ok (3 metrics, 0 missing)") == 0);
@@ -82,7 +84,8 @@ TEST_CASE("run-suite: one run, stored as runs/<target>-<k>.json with its raw log
     CHECK(fs::exists(dir.path() / "res/runs/tuned-1/perf-sched-pipe.stdout"));
     CHECK(first.err.find("bootbench: bench echo: running sh -c echo score=7") != std::string::npos);
 
-    Cli second = bootbench_cli(dir, {"run-suite", (dir.path() / "exp.toml").string(), "--target=tuned", "--out", out});
+    Cli second = bootbench_cli(
+        dir, {"run-suite", (dir.path() / "exp.toml").string(), "--target=tuned", "--out", out});
     CHECK(second.status == 0);
     CHECK(fs::exists(dir.path() / "res/runs/tuned-2.json"));
 }
@@ -97,11 +100,12 @@ TEST_CASE("run-suite: a run without metrics exits 1 and still stores its result"
     fs::permissions(dir.path() / "bin/perf", fs::perms::owner_all);
     std::string path = (dir.path() / "bin").string() + ":/usr/bin:/bin";
     Cli r = run_cli(dir, {"/usr/bin/env", "PATH=" + path, BOOTBENCH_EXE, "run-suite",
-                                (dir.path() / "exp.toml").string(), "--target", "stock", "--out",
-                                (dir.path() / "res").string()});
+                          (dir.path() / "exp.toml").string(), "--target", "stock", "--out",
+                          (dir.path() / "res").string()});
     CHECK(r.status == 1);
     CHECK(r.out.find("run stock-1: failed (0 metrics, 3 missing)") == 0);
-    CHECK(r.out.find("failure: no metric was collected: p: timed out after 1 s") != std::string::npos);
+    CHECK(r.out.find("failure: no metric was collected: p: timed out after 1 s") !=
+          std::string::npos);
     CHECK(fs::exists(dir.path() / "res/runs/stock-1.json"));
 }
 
@@ -111,22 +115,69 @@ TEST_CASE("run-suite: bad input names the file, the option or the targets, exit 
     std::string file = (dir.path() / "exp.toml").string();
     Cli no_target = bootbench_cli(dir, {"run-suite", file});
     CHECK(no_target.status == 2);
-    CHECK(no_target.err == "bootbench: error: bootbench run-suite: --target NAME is required (targets in " + file +
-                               ": stock, tuned)\n");
+    CHECK(no_target.err ==
+          "bootbench: error: bootbench run-suite: --target NAME is required (targets in " + file +
+              ": stock, tuned)\n");
     Cli unknown = bootbench_cli(dir, {"run-suite", file, "--target", "other"});
     CHECK(unknown.status == 2);
     CHECK(unknown.err == "bootbench: error: bootbench run-suite: target 'other' is not in " + file +
                              " (targets: stock, tuned)\n");
     Cli no_file = bootbench_cli(dir, {"run-suite", "/nonexistent.toml", "--target", "a"});
     CHECK(no_file.status == 2);
-    CHECK(no_file.err == "bootbench: error: cannot read experiment file /nonexistent.toml: No such file or directory\n");
+    CHECK(no_file.err == "bootbench: error: cannot read experiment file /nonexistent.toml: No such "
+                         "file or directory\n");
     Cli no_args = bootbench_cli(dir, {"run-suite"});
     CHECK(no_args.status == 2);
-    CHECK(no_args.err == "bootbench: error: bootbench run-suite: expected one experiment file (see 'bootbench help "
-                         "run-suite')\n");
+    CHECK(
+        no_args.err ==
+        "bootbench: error: bootbench run-suite: expected one experiment file (see 'bootbench help "
+        "run-suite')\n");
     testing::write(dir.path() / "file", "x");
-    Cli bad_out = bootbench_cli(dir, {"run-suite", file, "--target", "stock", "--out", (dir.path() / "file").string()});
+    Cli bad_out = bootbench_cli(
+        dir, {"run-suite", file, "--target", "stock", "--out", (dir.path() / "file").string()});
     CHECK(bad_out.status == 1);
-    CHECK(bad_out.err == "bootbench: error: cannot create folder " + (dir.path() / "file/runs").string() +
-                             ": Not a directory\n");
+    CHECK(bad_out.err == "bootbench: error: cannot create folder " +
+                             (dir.path() / "file/runs").string() + ": Not a directory\n");
+}
+
+TEST_CASE("run-suite: SIGINT stops the bench and the load and exits 1 with what was running") {
+    TempDir dir;
+    std::string text = kExperiment;
+    text.replace(text.find("echo score=7"), 12, "sleep 32.5");
+    text.replace(text.find("timeout_s = 10"), 14, "timeout_s = 60");
+    text.replace(text.find("[[bench]]"), 9, "[load]\ncpu_workers = 1\n\n[[bench]]");
+    testing::write(dir.path() / "exp.toml", text);
+    // 60 + the perf bench's derived limit (66 s) + the command's 60 s
+    std::string load("stress-ng\0--cpu\0"
+                     "1\0--timeout\0"
+                     "186s\0",
+                     33);
+    sys::ProcessSpec spec{{BOOTBENCH_EXE, "run-suite", (dir.path() / "exp.toml").string(),
+                           "--target", "stock", "--out", (dir.path() / "res").string()},
+                          dir.path() / "cli.out",
+                          dir.path() / "cli.err",
+                          60};
+    auto group = sys::ProcessGroup::spawn(spec);
+    std::string sleeping("sleep\0"
+                         "32.5\0",
+                         11); // sh execs its last command
+    for (int i = 0; i < 100 && testing::live_with_cmdline(sleeping) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(testing::live_with_cmdline(sleeping) == 1);
+    CHECK(testing::live_with_cmdline(load) == 1);
+    ::kill(group.pgid(), SIGINT); // bootbench alone, as a terminal's Ctrl-C would reach it
+    auto o = sys::finish_process(group, spec, nullptr);
+    CHECK(o.end == sys::ProcessEnd::exited);
+    CHECK(o.exit_status == 1);
+    CHECK(o.wall_s < 30);
+    CHECK(testing::read(spec.stderr_path)
+              .find("bootbench: error: interrupted by SIGINT while running sh; its "
+                    "processes were stopped and no result was written\n") != std::string::npos);
+    // A killed child that was not bootbench's own may take a moment to be reaped.
+    for (int i = 0;
+         i < 40 && testing::live_with_cmdline(sleeping) + testing::live_with_cmdline(load) > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(testing::live_with_cmdline(sleeping) == 0);
+    CHECK(testing::live_with_cmdline(load) == 0);
+    CHECK_FALSE(fs::exists(dir.path() / "res/runs/stock-1.json"));
 }

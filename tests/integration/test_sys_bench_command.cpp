@@ -28,10 +28,11 @@ TEST_CASE("the command lines of the built-in benches") {
     CHECK(bench_argv(pipe, 12) == Argv{"perf", "bench", "sched", "pipe", "-l", "5000"});
     auto msg = bench(core::BenchKind::perf_sched_messaging);
     msg.loops = 1000;
-    CHECK(bench_argv(msg, 12) == Argv{"perf", "bench", "sched", "messaging", "-g", "20", "-l", "1000"});
+    CHECK(bench_argv(msg, 12) ==
+          Argv{"perf", "bench", "sched", "messaging", "-g", "20", "-l", "1000"});
     auto sb = bench(core::BenchKind::sysbench_threads);
-    CHECK(bench_argv(sb, 12) == Argv{"sysbench", "threads", "--threads=12", "--time=30", "--thread-yields=1000",
-                                     "--thread-locks=8", "run"});
+    CHECK(bench_argv(sb, 12) == Argv{"sysbench", "threads", "--threads=12", "--time=30",
+                                     "--thread-yields=1000", "--thread-locks=8", "run"});
     sb.threads = 4;
     CHECK(bench_argv(sb, 12)[2] == "--threads=4");
     auto sch = bench(core::BenchKind::schbench);
@@ -54,7 +55,8 @@ TEST_CASE("time limits: the bench's own, else a generous multiple of its expecte
 
 TEST_CASE("the background load: half, all, a count, or none") {
     CHECK(load_argv(load(core::Load::Kind::none), 12, 100).empty());
-    CHECK(load_argv(load(core::Load::Kind::half), 12, 100) == Argv{"stress-ng", "--cpu", "6", "--timeout", "100s"});
+    CHECK(load_argv(load(core::Load::Kind::half), 12, 100) ==
+          Argv{"stress-ng", "--cpu", "6", "--timeout", "100s"});
     CHECK(load_argv(load(core::Load::Kind::half), 1, 100)[2] == "1");
     CHECK(load_argv(load(core::Load::Kind::all), 12, 99.5)[2] == "12");
     CHECK(load_argv(load(core::Load::Kind::all), 12, 99.5)[4] == "100s");
@@ -64,7 +66,8 @@ TEST_CASE("the background load: half, all, a count, or none") {
 
 TEST_CASE("missing tools are named with their packages") {
     CHECK(not_installed_message(*tool_for(core::BenchKind::perf_sched_messaging)) ==
-          "perf is not installed: install it with 'apt install linux-perf' (Debian) or 'dnf install perf' (Fedora)");
+          "perf is not installed: install it with 'apt install linux-perf' (Debian) or 'dnf "
+          "install perf' (Fedora)");
     CHECK(tool_for(core::BenchKind::schbench)->optional);
     CHECK_FALSE(tool_for(core::BenchKind::command));
 }

@@ -15,7 +15,7 @@ namespace {
 
 // Sensors whose temperature follows the fake clock.
 class FakeSensors final : public Sensors {
-public:
+  public:
     explicit FakeSensors(FakeClock& clock) : clock_(clock) {}
     std::function<std::optional<double>(double)> temp = [](double) { return 40.0; };
     std::map<std::string, std::string> govs;
@@ -34,7 +34,7 @@ public:
         govs[policy] = governor;
     }
 
-private:
+  private:
     FakeClock& clock_;
 };
 
@@ -46,7 +46,9 @@ core::Conditions gate(double max_c = 55, int timeout_s = 600) {
     return c;
 }
 
-const core::ConditionRecord& last(const GateOutcome& o) { return o.records.back(); }
+const core::ConditionRecord& last(const GateOutcome& o) {
+    return o.records.back();
+}
 
 } // namespace
 
@@ -84,9 +86,10 @@ TEST_CASE("gate: on timeout, run and flag, or fail with the reason") {
     auto c = gate(55, 60);
     c.on_temp_timeout = core::OnTempTimeout::fail;
     auto failed = pass_gate(c, dir.path(), hot, clock2, nullptr);
-    CHECK(failed.failure == "conditions: temperature: the CPU is still above 55.0 C after 60 s "
-                            "(temp_wait_timeout_s); on_temp_timeout = \"fail\": cool the machine or raise "
-                            "max_start_temp_c");
+    CHECK(failed.failure ==
+          "conditions: temperature: the CPU is still above 55.0 C after 60 s "
+          "(temp_wait_timeout_s); on_temp_timeout = \"fail\": cool the machine or raise "
+          "max_start_temp_c");
 }
 
 TEST_CASE("gate: no sensor runs at once and says so; the start band is recorded") {
@@ -164,8 +167,9 @@ TEST_CASE("gate: a running sched_ext scheduler fails a run that wants it disable
     c.sched_ext = "disabled";
     auto out = pass_gate(c, dir.path(), sensors, clock, nullptr);
     CHECK(out.records[1].found == "enabled (lavd_1.0.4)");
-    CHECK(out.failure == "conditions: sched_ext: a sched_ext scheduler is running: stop it (e.g. systemctl stop "
-                         "scx_loader) or set [conditions] sched_ext = \"enabled\"");
+    CHECK(out.failure ==
+          "conditions: sched_ext: a sched_ext scheduler is running: stop it (e.g. systemctl stop "
+          "scx_loader) or set [conditions] sched_ext = \"enabled\"");
 }
 
 TEST_CASE("background load: stress-ng runs in its own group and is stopped") {

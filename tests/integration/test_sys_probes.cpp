@@ -1,13 +1,14 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "fake_tree.hpp"
+#include "sys/booted_deployment.hpp"
 #include "sys/probes.hpp"
 #include "sys/sensors.hpp"
 
 using namespace bootbench;
 using namespace bootbench::sys;
-using testing::TempDir;
 using nlohmann::json;
+using testing::TempDir;
 
 TEST_CASE("the environment of a laptop, read from a fake tree") {
     TempDir dir;
@@ -23,7 +24,8 @@ TEST_CASE("the environment of a laptop, read from a fake tree") {
     CHECK(env["epp"]["policy10"] == "performance");
     CHECK(env["epp"]["policy2"] == "balance_performance");
     CHECK(env["epp"].size() == 12);
-    CHECK(env["mitigations"] == json{{"meltdown", "Not affected"}, {"spectre_v2", "Mitigation: Enhanced / Automatic IBRS"}});
+    CHECK(env["mitigations"] == json{{"meltdown", "Not affected"},
+                                     {"spectre_v2", "Mitigation: Enhanced / Automatic IBRS"}});
     CHECK(env["sched_ext_state"] == "disabled");
     CHECK(env["sched_ext_ops"] == "");
     CHECK(env["sched_bore"] == 1);
@@ -36,9 +38,10 @@ TEST_CASE("the environment of a laptop, read from a fake tree") {
 TEST_CASE("an empty tree gives every documented key as null, never an error") {
     TempDir dir;
     json env = probe_environment(dir.path());
-    for (const char* key : {"kernel_release", "kernel_version", "cmdline", "cpu_model", "nproc", "smt", "governor",
-                            "epp", "mitigations", "sched_ext_state", "sched_ext_ops", "sched_bore", "ac_power",
-                            "dmi_product", "hostname", "boot_id", "temp_start_c", "temp_end_c", "temp_sensor"}) {
+    for (const char* key :
+         {"kernel_release", "kernel_version", "cmdline", "cpu_model", "nproc", "smt", "governor",
+          "epp", "mitigations", "sched_ext_state", "sched_ext_ops", "sched_bore", "ac_power",
+          "dmi_product", "hostname", "boot_id", "temp_start_c", "temp_end_c", "temp_sensor"}) {
         INFO(key);
         REQUIRE(env.contains(key));
         CHECK(env[key].is_null());
@@ -104,7 +107,8 @@ TEST_CASE("coretemp: the package input, found by its label") {
 TEST_CASE("the governor is set and put back, policy by policy") {
     TempDir dir;
     testing::build_laptop_tree(dir.path());
-    testing::write(dir.path() / "sys/devices/system/cpu/cpufreq/policy3/scaling_governor", "performance\n");
+    testing::write(dir.path() / "sys/devices/system/cpu/cpufreq/policy3/scaling_governor",
+                   "performance\n");
     SysfsSensors sensors(dir.path());
     {
         GovernorOverride set(sensors, "performance");
@@ -123,7 +127,47 @@ TEST_CASE("a governor that cannot be written is an error naming the file") {
     TempDir dir;
     SysfsSensors sensors(dir.path());
     fs::path file = dir.path() / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor";
-    CHECK_THROWS_WITH(sensors.set_governor("policy0", "performance"),
-                      "cannot set the governor: writing 'performance' to " + file.string() +
-                          " failed: No such file or directory (bootbench must run as root to set it)");
+    CHECK_THROWS_WITH(
+        sensors.set_governor("policy0", "performance"),
+        "cannot set the governor: writing 'performance' to " + file.string() +
+            " failed: No such file or directory (bootbench must run as root to set it)");
+}
+
+TEST_CASE("booted deployment: empty on a host not booted from ostree") {
+    TempDir dir;
+    auto d = booted_deployment(dir.path());
+    CHECK(d.stateroot.empty());
+    CHECK(d.checksum.empty());
+    CHECK(d.serial == 0);
+    CHECK(d.origin.empty());
+}
+
+TEST_CASE("booted deployment: an ostree host whose sysroot cannot be read is an error naming it") {
+    TempDir dir;
+    testing::write(dir.path() / "run/ostree-booted", "");
+    try {
+        booted_deployment(dir.path());
+        FAIL("no exception");
+    } catch (const Error& e) {
+        std::string prefix = "Reading the booted deployment from " + dir.path().string() + ": ";
+        CHECK(std::string(e.what()).rfind(prefix, 0) == 0);
+        std::string what = e.what();
+        CHECK(what.find("ostree/repo") !=
+              std::string::npos); // libostree's words, which name the folder
+        CHECK(what.find(" (run/ostree-booted exists there, so an ostree sysroot is expected)") ==
+              what.size() - 67);
+    }
+}
+
+TEST_CASE("sensor files with garbage are skipped, not errors") {
+    TempDir dir;
+    testing::write(dir.path() / "sys/class/hwmon/hwmon0/name", "k10temp\n");
+    testing::write(dir.path() / "sys/class/hwmon/hwmon0/temp1_input", "not a number\n");
+    testing::write(dir.path() / "sys/class/thermal/thermal_zone0/type", "acpitz\n");
+    testing::write(dir.path() / "sys/class/thermal/thermal_zone0/temp", "45000\n");
+    auto t = SysfsSensors(dir.path()).cpu_temperature();
+    REQUIRE(t);
+    CHECK(t->sensor == "thermal_zone0 acpitz");
+    testing::write(dir.path() / "proc/sys/kernel/sched_bore", "on\n");
+    CHECK(probe_environment(dir.path())["sched_bore"] == "on");
 }

@@ -10,9 +10,9 @@
 
 using namespace bootbench;
 using namespace bootbench::sys;
-using testing::TempDir;
 using testing::group_gone;
 using testing::live_with_cmdline;
+using testing::TempDir;
 
 namespace {
 
@@ -105,12 +105,14 @@ TEST_CASE("an interruption kills the group and says what was running") {
         run_process(shell(dir, "sleep 31.5 & kill -TERM $PPID; sleep 31.5"), &watch);
         FAIL("no exception");
     } catch (const Error& e) {
-        CHECK(std::string(e.what()) ==
-              "interrupted by SIGTERM while running sh; its processes were stopped and no result was written");
+        CHECK(std::string(e.what()) == "interrupted by SIGTERM while running sh; its processes "
+                                       "were stopped and no result was written");
     }
     bool gone = false;
     for (int i = 0; i < 40 && !gone; ++i) {
-        gone = live_with_cmdline(std::string("sleep\0" "31.5\0", 11)) == 0;
+        gone = live_with_cmdline(std::string("sleep\0"
+                                             "31.5\0",
+                                             11)) == 0;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     CHECK(gone);
@@ -127,8 +129,10 @@ TEST_CASE("find_program looks on PATH as execvp does") {
 TEST_CASE("starting errors name the program or the log file") {
     TempDir dir;
     ProcessSpec missing{{"bootbench-no-such-program"}, dir.path() / "o", dir.path() / "e", 1};
-    CHECK_THROWS_WITH(run_process(missing), "cannot start bootbench-no-such-program: not found on PATH");
+    CHECK_THROWS_WITH(run_process(missing),
+                      "cannot start bootbench-no-such-program: not found on PATH");
     ProcessSpec bad_log{{"true"}, dir.path() / "no/such/dir/o", dir.path() / "e", 1};
-    CHECK_THROWS_WITH(run_process(bad_log), "cannot create log file " + (dir.path() / "no/such/dir/o").string() +
+    CHECK_THROWS_WITH(run_process(bad_log), "cannot create log file " +
+                                                (dir.path() / "no/such/dir/o").string() +
                                                 ": No such file or directory");
 }

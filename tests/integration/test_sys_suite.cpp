@@ -1,7 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
-#include "helpers.hpp"
 #include "fake_tree.hpp"
+#include "helpers.hpp"
 #include "sys/suite.hpp"
 
 #include <cstdlib>
@@ -69,19 +69,25 @@ const MissingMetric* missing(const RunResult& r, const std::string& key) {
 
 // Sets PATH for one test and puts it back.
 class PathOverride {
-public:
-    explicit PathOverride(const std::string& value) : old_(std::getenv("PATH")) { ::setenv("PATH", value.c_str(), 1); }
+  public:
+    explicit PathOverride(const std::string& value) : old_(std::getenv("PATH")) {
+        ::setenv("PATH", value.c_str(), 1);
+    }
     ~PathOverride() { ::setenv("PATH", old_.c_str(), 1); }
 
-private:
+  private:
     std::string old_;
 };
 
 } // namespace
 
-TEST_CASE("run_suite: perf sched pipe and sysbench threads, end to end") {
+TEST_CASE("run_suite: perf sched pipe, perf sched messaging and sysbench threads, end to end") {
     TempDir dir;
-    auto e = experiment({builtin(BenchKind::perf_sched_pipe), builtin(BenchKind::sysbench_threads)});
+    Bench messaging = builtin(BenchKind::perf_sched_messaging);
+    messaging.groups = 1;
+    messaging.loops = 10;
+    auto e = experiment(
+        {builtin(BenchKind::perf_sched_pipe), builtin(BenchKind::sysbench_threads), messaging});
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::ok);
     CHECK(r.failure.empty());
@@ -89,39 +95,56 @@ TEST_CASE("run_suite: perf sched pipe and sysbench threads, end to end") {
     CHECK(r.run_id == "a-1");
     CHECK(r.target == "a");
     CHECK(r.deployment.checksum == "abc123");
-    CHECK(r.metrics.size() == 5);
+    CHECK(r.metrics.size() == 6);
     CHECK(r.missing.empty());
+    CHECK(r.find("sched_messaging_total_s")->value > 0);
     REQUIRE(r.find("sched_pipe_usecs_op"));
     CHECK(r.find("sched_pipe_usecs_op")->value > 0);
     CHECK(r.find("sysbench_events")->value > 0);
-    REQUIRE(r.benches.size() == 2);
-    CHECK(r.benches[0].argv == std::vector<std::string>{"perf", "bench", "sched", "pipe", "-l", "2000"});
+    REQUIRE(r.benches.size() == 3);
+    CHECK(r.benches[2].argv ==
+          std::vector<std::string>{"perf", "bench", "sched", "messaging", "-g", "1", "-l", "10"});
+    CHECK(r.benches[0].argv ==
+          std::vector<std::string>{"perf", "bench", "sched", "pipe", "-l", "2000"});
     CHECK(r.benches[0].exit_status == 0);
     CHECK(r.benches[1].wall_s >= 1);
     CHECK(r.benches[1].log == "sysbench-threads");
     auto logs = dir.path() / "runs" / "a-1";
     CHECK(testing::read(logs / "perf-sched-pipe.stdout").find("usecs/op") != std::string::npos);
-    CHECK(testing::read(logs / "sysbench-threads.stdout").find("total number of events") != std::string::npos);
+    CHECK(testing::read(logs / "sysbench-threads.stdout").find("total number of events") !=
+          std::string::npos);
     CHECK(fs::exists(logs / "sysbench-threads.stderr"));
     // the result survives its JSON form
-    CHECK(run_result_from_json(to_json(r), "x").metrics.size() == 5);
+    CHECK(run_result_from_json(to_json(r), "x").metrics.size() == 6);
 }
 
 TEST_CASE("run_suite: a command bench that times out is killed, its metric missing") {
     TempDir dir;
-    auto e = experiment({command("slow", {"sh", "-c", "sleep 30 & sleep 30"}, 1)});
+    auto e = experiment({command("slow", {"sh", "-c", "sleep 30.25 & sleep 30.25"}, 1)});
     RunResult r = run(e, dir);
+    bool gone = false; // killed children are reaped by init: give it a moment
+    for (int i = 0; i < 40 && !gone; ++i) {
+        gone = testing::live_with_cmdline(std::string("sleep\0"
+                                                      "30.25\0",
+                                                      12)) == 0;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(gone);
     REQUIRE(r.benches.size() == 1);
     CHECK(r.benches[0].status == BenchStatus::timeout);
     CHECK_FALSE(r.benches[0].exit_status);
     CHECK(r.benches[0].wall_s < 5);
-    CHECK(r.benches[0].reason == "timed out after 1 s (raise its timeout_s if it needs longer); its processes were killed");
+    CHECK(
+        r.benches[0].reason ==
+        "timed out after 1 s (raise its timeout_s if it needs longer); its processes were killed");
     REQUIRE(missing(r, "slow_value"));
     CHECK(missing(r, "slow_value")->reason ==
-          "bench 'slow' timed out after 1 s (raise its timeout_s if it needs longer); its processes were killed");
+          "bench 'slow' timed out after 1 s (raise its timeout_s if it needs longer); its "
+          "processes were killed");
     CHECK(r.status == RunStatus::failed);
-    CHECK(r.failure == "no metric was collected: slow: timed out after 1 s (raise its timeout_s if it needs "
-                       "longer); its processes were killed");
+    CHECK(r.failure ==
+          "no metric was collected: slow: timed out after 1 s (raise its timeout_s if it needs "
+          "longer); its processes were killed");
 }
 
 TEST_CASE("run_suite: command metrics by regex; a failing bench makes the run partial") {
@@ -153,21 +176,27 @@ TEST_CASE("run_suite: missing tools are named with their packages") {
     CHECK(r.status == RunStatus::failed);
     REQUIRE(r.benches.size() == 4);
     CHECK(r.benches[0].status == BenchStatus::failed);
-    CHECK(r.benches[0].reason ==
-          "perf is not installed: install it with 'apt install linux-perf' (Debian) or 'dnf install perf' (Fedora)");
-    CHECK(r.benches[1].reason == "sysbench is not installed: install it with 'apt install sysbench' (Debian) or "
-                                 "'dnf install sysbench' (Fedora)");
+    CHECK(r.benches[0].reason == "perf is not installed: install it with 'apt install linux-perf' "
+                                 "(Debian) or 'dnf install perf' (Fedora)");
+    CHECK(r.benches[1].reason ==
+          "sysbench is not installed: install it with 'apt install sysbench' (Debian) or "
+          "'dnf install sysbench' (Fedora)");
     CHECK(r.benches[2].status == BenchStatus::skipped);
-    CHECK(r.benches[2].reason == "skipped: schbench is not installed: it is not packaged in Debian 12: build it "
-                                 "from source or 'dnf install schbench' (Fedora)");
-    CHECK(r.benches[3].reason == "program 'my-tool' not found: check argv in [[bench]] 'mine' and PATH");
+    CHECK(r.benches[2].reason ==
+          "skipped: schbench is not installed: it is not packaged in Debian 12: build it "
+          "from source or 'dnf install schbench' (Fedora)");
+    CHECK(r.benches[3].reason ==
+          "program 'my-tool' not found: check argv in [[bench]] 'mine' and PATH");
     CHECK(missing(r, "sched_pipe_usecs_op")->reason ==
-          "bench 'perf-sched-pipe' could not run: perf is not installed: install it with 'apt install linux-perf' "
+          "bench 'perf-sched-pipe' could not run: perf is not installed: install it with 'apt "
+          "install linux-perf' "
           "(Debian) or 'dnf install perf' (Fedora)");
     CHECK(missing(r, "schbench_p99_us")->reason ==
-          "bench 'schbench' was skipped: schbench is not installed: it is not packaged in Debian 12: build it from "
+          "bench 'schbench' was skipped: schbench is not installed: it is not packaged in Debian "
+          "12: build it from "
           "source or 'dnf install schbench' (Fedora)");
-    CHECK(r.failure.rfind("no metric was collected: perf-sched-pipe: perf is not installed", 0) == 0);
+    CHECK(r.failure.rfind("no metric was collected: perf-sched-pipe: perf is not installed", 0) ==
+          0);
     CHECK(r.missing.size() == 2 + 3 + 2 + 1);
 }
 
@@ -222,14 +251,17 @@ TEST_CASE("run_suite: a failed gate runs no bench and says why") {
     e.conditions.governor = "performance"; // the tree has powersave, and set_governor is off
     RunResult r = run_on_tree(e, dir, tree.path());
     CHECK(r.status == RunStatus::failed);
-    std::string why = "conditions: governor: the governor of policy0, policy1, policy10, policy11, policy2, "
-                      "policy3, policy4, policy5, policy6, policy7, policy8, policy9 is not performance: set it "
-                      "before the run (cpupower frequency-set -g performance) or set [conditions] set_governor = true";
+    std::string why =
+        "conditions: governor: the governor of policy0, policy1, policy10, policy11, policy2, "
+        "policy3, policy4, policy5, policy6, policy7, policy8, policy9 is not performance: set it "
+        "before the run (cpupower frequency-set -g performance) or set [conditions] set_governor = "
+        "true";
     CHECK(r.failure == why);
     REQUIRE(r.benches.size() == 1);
     CHECK(r.benches[0].status == BenchStatus::skipped);
     CHECK(r.benches[0].reason == "not run: " + why);
-    CHECK(missing(r, "sched_pipe_usecs_op")->reason == "bench 'perf-sched-pipe' was not run: " + why);
+    CHECK(missing(r, "sched_pipe_usecs_op")->reason ==
+          "bench 'perf-sched-pipe' was not run: " + why);
     CHECK_FALSE(fs::exists(dir.path() / "runs/a-1/perf-sched-pipe.stdout"));
 }
 
@@ -237,7 +269,8 @@ TEST_CASE("run_suite: set_governor changes the fake tree for the run and restore
     TempDir dir, tree;
     testing::build_laptop_tree(tree.path());
     fs::path gov = tree.path() / "sys/devices/system/cpu/cpufreq/policy0/scaling_governor";
-    auto e = experiment({command("peek", {"sh", "-c", "echo value=$(grep -c performance " + gov.string() + ")"}, 10)});
+    auto e = experiment({command(
+        "peek", {"sh", "-c", "echo value=$(grep -c performance " + gov.string() + ")"}, 10)});
     e.conditions.governor = "performance";
     e.conditions.set_governor = true;
     RunResult r = run_on_tree(e, dir, tree.path());
@@ -269,15 +302,18 @@ TEST_CASE("run_suite: a load that cannot start fails the run, naming the package
     e.load.kind = Load::Kind::all;
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::failed);
-    CHECK(r.failure == "the background load cannot start: stress-ng is not installed: install it with 'apt install "
-                       "stress-ng' (Debian) or 'dnf install stress-ng' (Fedora), or set [load] cpu_workers = 0");
+    CHECK(r.failure ==
+          "the background load cannot start: stress-ng is not installed: install it with 'apt "
+          "install "
+          "stress-ng' (Debian) or 'dnf install stress-ng' (Fedora), or set [load] cpu_workers = 0");
     CHECK(r.benches[0].status == BenchStatus::skipped);
 }
 
 TEST_CASE("run_suite: a load that dies during the suite fails the run") {
     TempDir dir;
     // A stand-in for a stress-ng that crashes at once (the real one cannot be made to).
-    testing::write(dir.path() / "bin/stress-ng", "#!/bin/sh\necho 'stress-ng: bad option' >&2\nexit 1\n");
+    testing::write(dir.path() / "bin/stress-ng",
+                   "#!/bin/sh\necho 'stress-ng: bad option' >&2\nexit 1\n");
     fs::permissions(dir.path() / "bin/stress-ng", fs::perms::owner_all);
     PathOverride path((dir.path() / "bin").string() + ":/usr/bin:/bin");
     auto e = experiment({command("later", {"sh", "-c", "sleep 0.3; echo value=1"}, 10)});
@@ -286,21 +322,26 @@ TEST_CASE("run_suite: a load that dies during the suite fails the run") {
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::failed);
     CHECK(r.find("later_value"));
-    CHECK(r.failure == "the background load (stress-ng --cpu 1 --timeout 70s) ended before the suite did, with "
-                       "status 1 (see " + (dir.path() / "runs/a-1/load.stderr").string() + ")");
+    CHECK(r.failure ==
+          "the background load (stress-ng --cpu 1 --timeout 70s) ended before the suite did, with "
+          "status 1 (see " +
+              (dir.path() / "runs/a-1/load.stderr").string() + ")");
 }
 
 TEST_CASE("run_suite: a program that cannot be executed fails its bench, not the run") {
     TempDir dir;
     fs::path bad = dir.path() / "not-a-program";
-    testing::write(bad, std::string("\x7f" "garbage", 8));
+    testing::write(bad, std::string("\x7f"
+                                    "garbage",
+                                    8));
     fs::permissions(bad, fs::perms::owner_all);
-    auto e = experiment({command("broken", {bad.string()}, 5), command("fine", {"sh", "-c", "echo value=3"}, 5)});
+    auto e = experiment(
+        {command("broken", {bad.string()}, 5), command("fine", {"sh", "-c", "echo value=3"}, 5)});
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::partial);
     CHECK(r.benches[0].status == BenchStatus::failed);
     CHECK(r.benches[0].reason == "cannot start " + bad.string() + ": Exec format error");
-    CHECK(missing(r, "broken_value")->reason == "bench 'broken' could not start: cannot start " + bad.string() +
-                                                    ": Exec format error");
+    CHECK(missing(r, "broken_value")->reason ==
+          "bench 'broken' could not start: cannot start " + bad.string() + ": Exec format error");
     CHECK(r.find("fine_value")->value == 3);
 }

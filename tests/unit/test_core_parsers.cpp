@@ -63,11 +63,13 @@ TEST_CASE("perf sched pipe: truncated and garbage output give no values") {
 }
 
 TEST_CASE("perf sched messaging: real, truncated and foreign output") {
-    CHECK(get(parse_perf_sched_messaging(data("perf_sched_messaging.txt")), "sched_messaging_total_s") == 2.133);
+    CHECK(get(parse_perf_sched_messaging(data("perf_sched_messaging.txt")),
+              "sched_messaging_total_s") == 2.133);
     CHECK(parse_perf_sched_messaging(data("perf_sched_messaging_truncated.txt")).empty());
     CHECK(parse_perf_sched_messaging(data("garbage.bin")).empty());
     // the pipe bench prints "Total time" too, but not for this parser's bench
-    CHECK(get(parse_perf_sched_messaging("     Total time: 0.5 [sec]\n"), "sched_messaging_total_s") == 0.5);
+    CHECK(get(parse_perf_sched_messaging("     Total time: 0.5 [sec]\n"),
+              "sched_messaging_total_s") == 0.5);
     CHECK(parse_perf_sched_messaging("     Total time: 0.5 [usec]\n").empty());
 }
 
@@ -142,7 +144,8 @@ TEST_CASE("collect_metrics: found, missing and failed, with the reasons a user r
     CHECK(partial.metrics.size() == 1);
     REQUIRE(partial.missing.size() == 1);
     CHECK(partial.missing[0].key == "sched_pipe_ops_sec");
-    CHECK(partial.missing[0].reason == "bench 'pipe': no value in its output (see run/pipe.stdout)");
+    CHECK(partial.missing[0].reason ==
+          "bench 'pipe': no value in its output (see run/pipe.stdout)");
 
     auto failed = collect_metrics(pipe, data("perf_sched_pipe.txt"), "timed out after 5 s", "x");
     CHECK(failed.metrics.empty());
@@ -158,17 +161,19 @@ TEST_CASE("collect_metrics: found, missing and failed, with the reasons a user r
     CHECK(c.metrics[0].better == Better::higher);
     auto none = collect_metrics(cmd, "took many ms\n", "", "run/mine.stdout");
     REQUIRE(none.missing.size() == 1);
-    CHECK(none.missing[0].reason ==
-          "bench 'mine': regex 'took (\\d+) ms' found no number in its output (see run/mine.stdout)");
+    CHECK(
+        none.missing[0].reason ==
+        "bench 'mine': regex 'took (\\d+) ms' found no number in its output (see run/mine.stdout)");
 }
 
 TEST_CASE("expected metrics use the published keys") {
     std::vector<std::string> keys;
-    for (auto kind : {BenchKind::perf_sched_pipe, BenchKind::perf_sched_messaging, BenchKind::sysbench_threads,
-                      BenchKind::schbench})
+    for (auto kind : {BenchKind::perf_sched_pipe, BenchKind::perf_sched_messaging,
+                      BenchKind::sysbench_threads, BenchKind::schbench})
         for (const auto& m : expected_metrics(bench_of(kind, "b")))
             keys.push_back(m.key);
-    CHECK(keys == std::vector<std::string>{"sched_pipe_usecs_op", "sched_pipe_ops_sec", "sched_messaging_total_s",
-                                           "sysbench_events", "sysbench_lat_avg_ms", "sysbench_lat_95th_ms",
+    CHECK(keys == std::vector<std::string>{"sched_pipe_usecs_op", "sched_pipe_ops_sec",
+                                           "sched_messaging_total_s", "sysbench_events",
+                                           "sysbench_lat_avg_ms", "sysbench_lat_95th_ms",
                                            "schbench_p50_us", "schbench_p99_us"});
 }
