@@ -1,5 +1,7 @@
 #include "core/report.hpp"
 
+#include "core/parallel.hpp"
+
 #include "core/error.hpp"
 #include "core/metric_catalog.hpp"
 
@@ -195,29 +197,8 @@ std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
                                        const std::vector<const RunResult*>& runs,
                                        const Report& report) {
     std::vector<MetricReport> out(keys.size());
-    std::vector<std::exception_ptr> errors(keys.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i; (i = next++) < keys.size();) {
-            try {
-                out[i] = make_metric(keys[i], runs, report);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-    };
-    size_t workers = runs.size() < 1000
-                         ? 1
-                         : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, keys.size());
-    std::vector<std::thread> threads;
-    for (size_t w = 1; w < workers; ++w)
-        threads.emplace_back(work);
-    work();
-    for (auto& t : threads)
-        t.join();
-    for (const auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    size_t workers = runs.size() < 1000 ? 1 : std::min(core::cores(), keys.size());
+    parallel_indices(keys.size(), workers, [&](size_t i) { out[i] = make_metric(keys[i], runs, report); });
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "sys/result_reader.hpp"
 
+#include "core/parallel.hpp"
+
 #include "core/error.hpp"
 #include "core/published.hpp"
 
@@ -108,28 +110,8 @@ void read_experiment(const fs::path& input, LoadedResults& out) {
 std::vector<std::optional<core::RunResult>> parse_all(const std::vector<fs::path>& files,
                                                       Origin origin) {
     std::vector<std::optional<core::RunResult>> out(files.size());
-    std::vector<std::exception_ptr> errors(files.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i; (i = next++) < files.size();) {
-            try {
-                out[i] = parse_result(files[i], origin);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-    };
-    size_t workers = std::clamp<size_t>(files.size() / 256, 1,
-                                        std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> threads;
-    for (size_t w = 1; w < workers; ++w)
-        threads.emplace_back(work);
-    work();
-    for (auto& t : threads)
-        t.join();
-    for (const auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    size_t workers = std::clamp<size_t>(files.size() / 256, 1, core::cores());
+    core::parallel_indices(files.size(), workers, [&](size_t i) { out[i] = parse_result(files[i], origin); });
     return out;
 }
 

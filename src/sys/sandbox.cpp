@@ -4,6 +4,7 @@
 #include "sys/files.hpp"
 #include "sys/gerror.hpp"
 #include "sys/host.hpp"
+#include "sys/subprocess.hpp"
 #include "sys/unit_install.hpp"
 #include "unit_text.hpp"
 
@@ -226,23 +227,7 @@ EmulatedBoot emulate_boot(const fs::path& sysroot) {
         return boot;
     std::vector<std::string> argv = exec_start(etc / "systemd/system" / kResumeUnitName);
     argv[0] = map_into_boot(boot.booted_dir, argv[0]).string();
-    pid_t pid = ::fork();
-    if (pid < 0)
-        throw Error(std::string("cannot start the emulated boot's unit: ") + std::strerror(errno));
-    if (pid == 0) {
-        ::setenv(kSandboxEnv, sysroot.c_str(), 1);
-        ::setenv(kSandboxBootedEnv, boot.booted_dir.c_str(), 1);
-        std::vector<char*> cargv;
-        for (auto& a : argv)
-            cargv.push_back(a.data());
-        cargv.push_back(nullptr);
-        ::execv(cargv[0], cargv.data());
-        std::fprintf(stderr, "bootbench: cannot run %s: %s\n", cargv[0], std::strerror(errno));
-        ::_exit(127);
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    int status = run_attached(argv, {{kSandboxEnv, sysroot.string()}, {kSandboxBootedEnv, boot.booted_dir.string()}});
     boot.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     boot.killed_by = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     boot.reboot_requested = fs::exists(SandboxHost::reboot_request(sysroot), ec);

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/resolve.hpp"
+#include "sys/subprocess.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -56,21 +57,7 @@ std::string shell_words(const std::vector<std::string>& argv) {
 }
 
 void run_staging(const std::vector<std::string>& argv) {
-    pid_t pid = ::fork();
-    if (pid < 0)
-        throw Error(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
-    if (pid == 0) {
-        std::vector<char*> cargv;
-        for (const auto& a : argv)
-            cargv.push_back(const_cast<char*>(a.c_str()));
-        cargv.push_back(nullptr);
-        ::execvp(cargv[0], cargv.data());
-        std::fprintf(stderr, "bootbench: cannot run %s: %s\n", cargv[0], std::strerror(errno));
-        ::_exit(127);
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    int status = run_attached(argv);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw Error("staging failed: '" + shell_words(argv) + "' " +
                     (WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))

@@ -303,4 +303,28 @@ ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch)
     return finish_process(group, spec, watch);
 }
 
+int run_attached(const std::vector<std::string>& argv,
+                 const std::vector<std::pair<std::string, std::string>>& extra_env) {
+    std::vector<std::string> env_strings;
+    for (char** e = environ; *e; ++e)
+        env_strings.emplace_back(*e);
+    for (const auto& [key, value] : extra_env)
+        env_strings.push_back(key + "=" + value);
+    std::vector<char*> cargv, cenv;
+    for (const auto& a : argv)
+        cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    for (auto& e : env_strings)
+        cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    pid_t pid = -1;
+    int err = ::posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), cenv.data());
+    if (err != 0)
+        throw Error("cannot run " + argv[0] + ": " + std::strerror(err));
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
 } // namespace bootbench::sys

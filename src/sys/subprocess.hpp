@@ -103,4 +103,11 @@ ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
 // first).
 ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch = nullptr);
 
+// Runs argv (argv[0] looked up on PATH) with this process's stdin, stdout and
+// stderr, and `extra_env` added to its environment; waits and returns the
+// raw wait status. For commands a person watches: staging tools, and the
+// emulated boots of the sandbox. Throws bootbench::Error when it cannot start.
+int run_attached(const std::vector<std::string>& argv,
+                 const std::vector<std::pair<std::string, std::string>>& extra_env = {});
+
 } // namespace bootbench::sys
