@@ -26,6 +26,15 @@ double seconds_since(const std::string& iso) {
     return std::difftime(std::time(nullptr), utc);
 }
 
+std::string clock_after(double seconds) {
+    time_t t = std::time(nullptr) + static_cast<time_t>(seconds);
+    tm local{};
+    localtime_r(&t, &local);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &local);
+    return buf;
+}
+
 std::optional<core::RunResult> last_result(const sys::StatePaths& paths, const core::State& s) {
     for (size_t i = s.current; i-- > 0;) {
         sys::fs::path file = paths.results(s.experiment) / "runs" / (s.runs[i].run_id + ".json");
@@ -55,7 +64,7 @@ int cmd_status(const Args& args) {
         return 0;
     }
     core::StatusInput in{*state, last_result(paths, *state), paths.results(state->experiment).string(),
-                         seconds_since(state->started_at)};
+                         seconds_since(state->started_at), clock_after};
     if (args.flag("json"))
         std::cout << core::status_json(in).dump(2) << "\n";
     else

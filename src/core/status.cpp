@@ -8,7 +8,8 @@ namespace bootbench::core {
 
 namespace {
 
-// Remaining time from the pace so far: elapsed / runs ended x runs left.
+} // namespace
+
 std::optional<double> remaining_s(const StatusInput& in) {
     size_t ended = in.state.count(SlotStatus::done) + in.state.count(SlotStatus::failed);
     size_t left = in.state.runs.size() - ended;
@@ -16,6 +17,8 @@ std::optional<double> remaining_s(const StatusInput& in) {
         return std::nullopt;
     return in.elapsed_s / static_cast<double>(ended) * static_cast<double>(left);
 }
+
+namespace {
 
 nlohmann::json headline(const RunResult& r) {
     nlohmann::json m = nlohmann::json::object();
@@ -50,6 +53,7 @@ nlohmann::json status_json(const StatusInput& in) {
         j["current"] = nullptr;
     auto left = remaining_s(in);
     j["remaining_s"] = left ? nlohmann::json(*left) : nlohmann::json(nullptr);
+    j["estimated_finish"] = left && in.clock_after ? nlohmann::json(in.clock_after(*left)) : nlohmann::json(nullptr);
     j["last_result"] = in.last_result ? headline(*in.last_result) : nlohmann::json(nullptr);
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& r : s.runs)
@@ -70,7 +74,8 @@ std::string status_text(const StatusInput& in) {
                ", " + r->run_id + " (target " + r->target + ", " + std::to_string(r->attempts) +
                " attempts so far) on " + describe(s.expected) + "\n";
     if (auto left = remaining_s(in))
-        out += "  estimated time left: " + format_duration(*left) + "\n";
+        out += "  estimated time left: " + format_duration(*left) +
+               (in.clock_after ? ", finishing about " + in.clock_after(*left) : "") + "\n";
     for (const auto& r : s.runs)
         if (r.status == SlotStatus::failed)
             out += "  failed: " + r.run_id + ": " + r.failure + "\n";
