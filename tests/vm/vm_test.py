@@ -16,7 +16,7 @@ default one with -kernel, once per boot, and says so in the log.
 Exit codes: 0 pass, 1 fail, 77 skip (the reason is printed).
 Environment: KEEP=1 keeps the work dir; BOOTBENCH_VM_CACHE (root archive
 cache, default /var/cache/bootbench-vm, "none" to disable);
-BOOTBENCH_VM_WORKDIR (default /var/tmp/bootbench-vm-<scenario>).
+BOOTBENCH_VM_WORKDIR (default: a new /var/tmp/bootbench-vm-<scenario>-XXXX per run).
 """
 import argparse
 import json
@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -275,7 +276,15 @@ def build_image(args, work):
 
 
 def work_dir(args):
-    return Path(os.environ.get("BOOTBENCH_VM_WORKDIR", f"/var/tmp/bootbench-vm-{args.scenario}"))
+    """BOOTBENCH_VM_WORKDIR, or a new folder for this run: two runs at once
+    (a developer's and CI's) must never share, or one removes the other's disk."""
+    if os.environ.get("BOOTBENCH_VM_WORKDIR"):
+        return Path(os.environ["BOOTBENCH_VM_WORKDIR"])
+    if args.recheck:
+        raise Fail("--recheck needs BOOTBENCH_VM_WORKDIR: the work dir a KEEP=1 run printed")
+    if not getattr(args, "work", None):
+        args.work = Path(tempfile.mkdtemp(prefix=f"bootbench-vm-{args.scenario}-", dir="/var/tmp"))
+    return args.work
 
 
 def recheck(args):
@@ -321,7 +330,11 @@ def run(args):
         raise Fail(f"{e}\nlast 40 console lines:\n{console.tail()}") from None
     boots_s = console.now()
     out = work / "readout"
-    img.read_out(out)
+    try:
+        img.read_out(out)
+    except RuntimeError as e:
+        raise Fail(f"reading the results out of the disk: {e} (work dir kept: {work})\n"
+                   f"last 40 console lines:\n{console.tail()}") from None
     timings = vm_checks.timings(console.snapshot(), img, out)
     timings["image_build_s"] = round(img.build_seconds, 1)
     timings["boots_total_s"] = round(boots_s, 1)
