@@ -2,6 +2,7 @@
 // The experiment file's model: plain values, validated once at parse time.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bootbench::core {
@@ -61,6 +62,14 @@ struct MetricSpec {
 };
 
 enum class BenchKind { perf_sched_pipe, perf_sched_messaging, sysbench_threads, schbench, command };
+
+// The one table of bench kind names: experiment files and result files.
+inline constexpr std::pair<const char*, BenchKind> kBenchKindNames[] = {
+    {"perf-sched-pipe", BenchKind::perf_sched_pipe},
+    {"perf-sched-messaging", BenchKind::perf_sched_messaging},
+    {"sysbench-threads", BenchKind::sysbench_threads},
+    {"schbench", BenchKind::schbench},
+    {"command", BenchKind::command}};
 
 // One benchmark of the suite. Which fields apply depends on the kind; the
 // parser rejects keys that do not belong to it.

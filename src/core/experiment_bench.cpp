@@ -9,12 +9,8 @@ namespace bootbench::core {
 
 namespace {
 
-const std::vector<std::pair<std::string_view, BenchKind>> kBenchKinds = {
-    {"perf-sched-pipe", BenchKind::perf_sched_pipe},
-    {"perf-sched-messaging", BenchKind::perf_sched_messaging},
-    {"sysbench-threads", BenchKind::sysbench_threads},
-    {"schbench", BenchKind::schbench},
-    {"command", BenchKind::command}};
+const std::vector<std::pair<std::string_view, BenchKind>> kBenchKinds(std::begin(kBenchKindNames),
+                                                                      std::end(kBenchKindNames));
 
 int read_positive(TomlReader& r, const toml::table& t, std::string_view key, const std::string& ctx,
                   int fallback, int min = 1) {
@@ -216,9 +212,9 @@ const char* to_string(SelectorKind kind) {
 }
 
 const char* to_string(BenchKind kind) {
-    for (const auto& [name, k] : kBenchKinds)
+    for (const auto& [name, k] : kBenchKindNames)
         if (k == kind)
-            return name.data();
+            return name;
     return "?";
 }
 

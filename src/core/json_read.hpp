@@ -27,6 +27,15 @@ public:
     const nlohmann::json& array(const char* key) const { return get(key, &nlohmann::json::is_array, "an array"); }
     const nlohmann::json& object(const char* key) const { return get(key, &nlohmann::json::is_object, "an object"); }
     JsonReader child(const nlohmann::json& j, const std::string& name) const { return {j, where_ + ": " + name}; }
+    // A string field that must be one of `names`.
+    template <typename E, size_t N>
+    E choice(const char* key, const std::pair<const char*, E> (&names)[N]) const {
+        std::string s = str(key);
+        for (const auto& [name, value] : names)
+            if (s == name)
+                return value;
+        fail(std::string("field '") + key + "' has an unknown value '" + s + "'");
+    }
     [[noreturn]] void fail(const std::string& what) const { throw Error(where_ + ": " + what); }
 
 private:

@@ -6,15 +6,6 @@ namespace bootbench::core {
 
 namespace {
 
-template <typename E, size_t N>
-E enum_from(const JsonReader& r, const char* key, const std::pair<const char*, E> (&names)[N]) {
-    std::string s = r.str(key);
-    for (const auto& [name, value] : names)
-        if (s == name)
-            return value;
-    r.fail(std::string("field '") + key + "' has an unknown value '" + s + "'");
-}
-
 const std::pair<const char*, BenchStatus> kBenchStatus[] = {{"ok", BenchStatus::ok},
                                                            {"failed", BenchStatus::failed},
                                                            {"timeout", BenchStatus::timeout},
@@ -22,12 +13,6 @@ const std::pair<const char*, BenchStatus> kBenchStatus[] = {{"ok", BenchStatus::
 const std::pair<const char*, RunStatus> kRunStatus[] = {
     {"ok", RunStatus::ok}, {"partial", RunStatus::partial}, {"failed", RunStatus::failed}};
 const std::pair<const char*, Better> kBetter[] = {{"lower", Better::lower}, {"higher", Better::higher}};
-const std::pair<const char*, BenchKind> kKinds[] = {
-    {"perf-sched-pipe", BenchKind::perf_sched_pipe},
-    {"perf-sched-messaging", BenchKind::perf_sched_messaging},
-    {"sysbench-threads", BenchKind::sysbench_threads},
-    {"schbench", BenchKind::schbench},
-    {"command", BenchKind::command}};
 
 nlohmann::json bench_to_json(const BenchRecord& b) {
     nlohmann::json j = {{"name", b.name},     {"kind", to_string(b.kind)}, {"argv", b.argv},
@@ -40,12 +25,12 @@ nlohmann::json bench_to_json(const BenchRecord& b) {
 BenchRecord bench_from_json(const JsonReader& r) {
     BenchRecord b;
     b.name = r.str("name");
-    b.kind = enum_from(r, "kind", kKinds);
+    b.kind = r.choice("kind", kBenchKindNames);
     b.argv = r.array("argv").get<std::vector<std::string>>();
     if (r.has("exit_status"))
         b.exit_status = static_cast<int>(r.integer("exit_status"));
     b.wall_s = r.number("wall_s");
-    b.status = enum_from(r, "status", kBenchStatus);
+    b.status = r.choice("status", kBenchStatus);
     b.reason = r.str_or("reason", "");
     b.log = r.str_or("log", "");
     return b;
@@ -117,7 +102,7 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
     out.attempt = static_cast<int>(r.integer("attempt"));
     out.started_at = r.str_or("started_at", "");
     out.finished_at = r.str_or("finished_at", "");
-    out.status = enum_from(r, "status", kRunStatus);
+    out.status = r.choice("status", kRunStatus);
     out.failure = r.str_or("failure", "");
     JsonReader d = r.child(r.object("deployment"), "deployment");
     out.deployment = {d.str("stateroot"), d.str("checksum"), static_cast<int>(d.integer("serial")),
@@ -129,7 +114,7 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
     for (const auto& [key, value] : r.object("metrics").items()) {
         JsonReader m = r.child(value, "metrics." + key);
         out.metrics.push_back({key, m.number("value"), m.str_or("unit", ""),
-                               enum_from(m, "better", kBetter), m.str_or("bench", "")});
+                               m.choice("better", kBetter), m.str_or("bench", "")});
     }
     if (r.has("missing"))
         for (const auto& [key, value] : r.object("missing").items())

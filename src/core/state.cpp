@@ -14,15 +14,6 @@ const std::pair<const char*, Phase> kPhases[] = {{"starting", Phase::starting},
 const std::pair<const char*, SlotStatus> kSlotStatus[] = {
     {"pending", SlotStatus::pending}, {"done", SlotStatus::done}, {"failed", SlotStatus::failed}};
 
-template <typename E, size_t N>
-E parse_enum(const JsonReader& r, const char* key, const std::pair<const char*, E> (&names)[N]) {
-    std::string v = r.str(key);
-    for (const auto& [name, value] : names)
-        if (v == name)
-            return value;
-    r.fail(std::string("field '") + key + "' has an unknown value '" + v + "'");
-}
-
 DeploymentRef deployment_for(const State& s, const std::string& target) {
     const TargetState* t = s.find_target(target);
     return t ? t->deployment : DeploymentRef{};
@@ -240,12 +231,12 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
                std::to_string(kStateSchema) + ")");
     s.experiment = r.str("experiment");
     s.started_at = r.str("started_at");
-    s.phase = parse_enum(r, "phase", kPhases);
+    s.phase = r.choice("phase", kPhases);
     s.max_attempts = static_cast<int>(r.integer("max_attempts"));
     s.on_boot_failure = r.str("on_boot_failure") == "stop" ? OnBootFailure::stop : OnBootFailure::skip;
     for (const auto& item : r.array("runs")) {
         JsonReader x = r.child(item, "runs");
-        s.runs.push_back({x.str("run"), x.str("target"), parse_enum(x, "status", kSlotStatus),
+        s.runs.push_back({x.str("run"), x.str("target"), x.choice("status", kSlotStatus),
                           static_cast<int>(x.integer("attempts")), x.str_or("failure", ""),
                           x.has("seconds") ? x.number("seconds") : 0});
     }

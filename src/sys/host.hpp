@@ -69,6 +69,9 @@ private:
     fs::path booted_dir_;
 };
 
+// uname -r of the running kernel ("" if uname fails).
+std::string kernel_release();
+
 // The sandbox host when the environment names one (an emulated boot), else
 // the real host on `sysroot` (default "/").
 std::unique_ptr<Host> open_host(const std::string& sysroot_option);

@@ -16,7 +16,6 @@
 #include "core/resolve.hpp"
 
 #include <cstdio>
-#include <sys/utsname.h>
 
 namespace bootbench::sys {
 
@@ -185,11 +184,6 @@ BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
 
 BootOutcome next_step(Context& c, const core::DeploymentInfo& booted) {
     return c.state.phase == core::Phase::running ? switch_and_reboot(c) : finish_experiment(c, booted);
-}
-
-std::string kernel_release() {
-    utsname u{};
-    return ::uname(&u) == 0 ? u.release : "";
 }
 
 // A deployment whose kernel is not the one the target expects (an image

@@ -17,18 +17,11 @@
 #include <linux/fs.h>
 #include <ostree.h>
 #include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 namespace bootbench::sys {
 
 namespace {
-
-std::string kernel_release() {
-    utsname u{};
-    uname(&u);
-    return u.release;
-}
 
 // A root filesystem tree for one commit: enough for libostree to deploy it
 // (a kernel and initramfs under usr/lib/modules) and for a test to tell the

@@ -15,14 +15,17 @@ std::string keyfile_string(GKeyFile* kf, const char* group, const char* key) {
     return v ? v : "";
 }
 
-// A string from the commit's metadata ("version", "ostree.manifest-digest").
-std::string commit_meta(OstreeRepo* repo, const char* csum, const char* key) {
+// The commit's metadata (a{sv}); nullptr when the commit is not in the repo.
+GVariant* commit_metadata(OstreeRepo* repo, const char* csum) {
     g_autoptr(GVariant) commit = nullptr;
     if (!ostree_repo_load_variant(repo, OSTREE_OBJECT_TYPE_COMMIT, csum, &commit, nullptr))
-        return "";
-    g_autoptr(GVariant) metadata = g_variant_get_child_value(commit, 0);
+        return nullptr;
+    return g_variant_get_child_value(commit, 0);
+}
+
+std::string meta_string(GVariant* metadata, const char* key) {
     const char* value = nullptr;
-    return g_variant_lookup(metadata, key, "&s", &value) && value ? value : "";
+    return metadata && g_variant_lookup(metadata, key, "&s", &value) && value ? value : "";
 }
 
 core::DeploymentRef ref_of(OstreeDeployment* d) {
@@ -88,8 +91,9 @@ std::vector<core::DeploymentInfo> Sysroot::deployments() {
         info.refspec = keyfile_string(origin, "origin", "refspec");
         info.image = keyfile_string(origin, "origin", "container-image-reference");
         info.kargs_for = keyfile_string(origin, "bootbench", "kargs-for");
-        info.version = commit_meta(repo, ostree_deployment_get_csum(d), "version");
-        info.image_digest = commit_meta(repo, ostree_deployment_get_csum(d), "ostree.manifest-digest");
+        g_autoptr(GVariant) metadata = commit_metadata(repo, ostree_deployment_get_csum(d));
+        info.version = meta_string(metadata, "version");
+        info.image_digest = meta_string(metadata, "ostree.manifest-digest");
         info.bootcsum = ostree_deployment_get_bootcsum(d);
         info.bootserial = ostree_deployment_get_bootserial(d);
         info.pinned = ostree_deployment_is_pinned(d);

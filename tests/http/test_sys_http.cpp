@@ -1,3 +1,4 @@
+#include "error_of.hpp"
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "loopback_server.hpp"
@@ -19,14 +20,7 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using bootbench::test::error_of;
 
 HttpRequest get(const std::string& url, double timeout_s = 10) {
     HttpRequest r;

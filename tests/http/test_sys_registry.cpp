@@ -1,3 +1,4 @@
+#include "error_of.hpp"
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "loopback_server.hpp"
@@ -54,14 +55,7 @@ core::ResolvedImage resolve(const std::string& image, const Platform& p = kAmd64
     return resolve_digest(parse_image_ref(image), http, p, on_loopback(timeout_s));
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using bootbench::test::error_of;
 
 std::string manifests_url(const std::string& repo, const std::string& sel) {
     return loopback().base() + "/v2/" + repo + "/manifests/" + sel;

@@ -1,3 +1,4 @@
+#include "error_of.hpp"
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "core/oci.hpp"
@@ -14,14 +15,7 @@ const std::string kD1 = "sha256:" + std::string(64, 'a');
 const std::string kD2 = "sha256:" + std::string(64, 'b');
 const std::string kD3 = "sha256:" + std::string(64, 'c');
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using bootbench::test::error_of;
 
 std::string index_json() {
     return R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[
