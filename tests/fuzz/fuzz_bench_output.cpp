@@ -1,0 +1,44 @@
+// What a benchmark prints, through the parser of each bench kind and a
+// command bench's metric regexes; the first byte picks the kind. The
+// published README's exclusion sentences are outside text too.
+#include "core/parsers.hpp"
+#include "core/published.hpp"
+#include "fuzz_contract.hpp"
+
+namespace {
+
+using namespace bootbench;
+
+core::Bench command_bench() {
+    core::Bench b;
+    b.kind = core::BenchKind::command;
+    b.name = "cmd";
+    b.metrics = {{"took", "took ([0-9]+)", "ms", core::Better::lower, {}},
+                 {"rate", "rate: *([0-9.eE+-]+) ops/s", "ops/s", core::Better::higher, {}}};
+    return b;
+}
+
+core::Bench bench_for(uint8_t selector) {
+    static const core::BenchKind kinds[] = {core::BenchKind::perf_sched_pipe, core::BenchKind::perf_sched_messaging,
+                                            core::BenchKind::sysbench_threads, core::BenchKind::schbench};
+    if (selector % 5 == 4)
+        return command_bench();
+    core::Bench b;
+    b.kind = kinds[selector % 5];
+    b.name = core::to_string(b.kind);
+    return b;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size == 0)
+        return 0;
+    std::string out = fuzz::text_of(data + 1, size - 1);
+    fuzz::expect_value_or_error([&] {
+        core::Bench b = bench_for(data[0]);
+        (void)core::collect_metrics(b, out, "", "fuzz.stdout");
+    });
+    fuzz::expect_value_or_error([&] { (void)core::published_exclusions(out, "README.md"); });
+    return 0;
+}
