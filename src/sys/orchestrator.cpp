@@ -149,6 +149,7 @@ bool restore_machine(Context& c, const core::DeploymentInfo& booted) {
         else
             sr.undeploy(d.ref);
     }
+    sr.cleanup(); // the runs' reorders skipped it
     return !kargs_booted;
 }
 

@@ -132,12 +132,12 @@ OstreeDeployment* Sysroot::find(const core::DeploymentRef& ref) {
                 core::describe_all(deployments()));
 }
 
-void Sysroot::write_order(std::vector<OstreeDeployment*> order, const std::string& doing) {
+void Sysroot::write_order(std::vector<OstreeDeployment*> order, const std::string& doing, Postclean clean) {
     g_autoptr(GPtrArray) arr = g_ptr_array_new_with_free_func(g_object_unref);
     for (auto* d : order)
         g_ptr_array_add(arr, g_object_ref(d));
     OstreeSysrootWriteDeploymentsOpts opts{};
-    opts.do_postclean = TRUE;
+    opts.do_postclean = clean == Postclean::yes;
     gcheck(doing, [&](GError** e) {
         return ostree_sysroot_write_deployments_with_options(sysroot_, arr, &opts, nullptr, e);
     });
@@ -158,7 +158,7 @@ void Sysroot::set_default(const core::DeploymentRef& ref, StagedPolicy staged) {
         if (d != target && !ostree_deployment_is_staged(d))
             order.push_back(d);
     }
-    write_order(order, "Making " + core::describe(ref) + " the default deployment");
+    write_order(order, "Making " + core::describe(ref) + " the default deployment", Postclean::no);
 }
 
 void Sysroot::set_pinned(const core::DeploymentRef& ref, bool pinned) {
@@ -205,7 +205,7 @@ core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_r
     for (guint i = 0; i < list->len; ++i)
         order.push_back(static_cast<OstreeDeployment*>(list->pdata[i]));
     order.push_back(fresh);
-    write_order(order, doing);
+    write_order(order, doing, Postclean::yes);
     return fresh_ref;
 }
 
@@ -220,7 +220,13 @@ void Sysroot::undeploy(const core::DeploymentRef& ref) {
     for (guint i = 0; i < list->len; ++i)
         if (list->pdata[i] != victim)
             order.push_back(static_cast<OstreeDeployment*>(list->pdata[i]));
-    write_order(order, "Removing deployment " + core::describe(ref));
+    write_order(order, "Removing deployment " + core::describe(ref), Postclean::yes);
+}
+
+void Sysroot::cleanup() {
+    Lock lock(sysroot_);
+    gcheck("Cleaning up the sysroot " + path_.string(),
+           [&](GError** e) { return ostree_sysroot_cleanup(sysroot_, nullptr, e); });
 }
 
 fs::path Sysroot::deployment_dir(const core::DeploymentRef& ref) {

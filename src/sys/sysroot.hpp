@@ -17,6 +17,9 @@ namespace bootbench::sys {
 namespace fs = std::filesystem;
 
 enum class StagedPolicy { refuse, drop };
+// Whether writing a boot order also runs ostree_sysroot_cleanup (old boot
+// versions, unlisted deployments, a prune of the whole repository).
+enum class Postclean { no, yes };
 
 class Sysroot {
 public:
@@ -38,6 +41,8 @@ public:
     bool has_staged();
 
     // Moves `ref` to the top of the boot order. Everything else keeps its place.
+    // A pure reorder removes nothing, so it skips the cleanup: on a real
+    // Fedora repository that prune alone takes seconds at every run.
     void set_default(const core::DeploymentRef& ref, StagedPolicy staged = StagedPolicy::refuse);
     void set_pinned(const core::DeploymentRef& ref, bool pinned);
     // Deploys `base`'s commit again with `kargs` appended to its kernel
@@ -47,6 +52,9 @@ public:
                                           const std::string& target);
     // Removes a deployment (never the booted one).
     void undeploy(const core::DeploymentRef& ref);
+    // What reorders left behind (old boot versions, the repository prune):
+    // once, when the experiment ends.
+    void cleanup();
 
     // <sysroot>/ostree/deploy/<stateroot>/deploy/<csum>.<serial>
     fs::path deployment_dir(const core::DeploymentRef& ref);
@@ -57,7 +65,7 @@ public:
 
 private:
     OstreeDeployment* find(const core::DeploymentRef& ref);
-    void write_order(std::vector<OstreeDeployment*> order, const std::string& doing);
+    void write_order(std::vector<OstreeDeployment*> order, const std::string& doing, Postclean clean);
     class Lock;
 
     fs::path path_;

@@ -5,6 +5,8 @@
 #include "sys/files.hpp"
 #include "sys/unit_install.hpp"
 
+#include <algorithm>
+
 using namespace bootbench;
 using namespace bootbench::test;
 
@@ -76,4 +78,39 @@ TEST_CASE("the unit is installed with its wants link and removed", "[sandbox]") 
     sys::remove_unit(etc);
     CHECK_FALSE(sys::unit_installed(etc));
     CHECK_FALSE(fs::exists(etc / "systemd/system/bootbench-resume.service"));
+}
+
+namespace {
+
+// The ostree/boot.B.S folders: every boot version libostree left on disk.
+std::vector<std::string> boot_versions(const fs::path& sysroot) {
+    std::vector<std::string> out;
+    for (const auto& f : fs::directory_iterator(sysroot / "ostree"))
+        if (f.path().filename().string().rfind("boot.", 0) == 0 && !f.is_symlink())
+            out.push_back(f.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a reorder skips the repository cleanup; cleanup() at the end removes what reorders left",
+          "[sandbox]") {
+    Sandbox sb(fast_experiment(1));
+    sys::SandboxHost h = sb.host();
+    sys::Sysroot& sr = h.sysroot();
+    sr.set_default(sb.layout.targets.at("b"));
+    sr.set_default(sb.layout.targets.at("a"));
+    CHECK(boot_versions(sb.layout.sysroot).size() > 1); // no postclean ran
+    sr.cleanup();
+    CHECK(boot_versions(sb.layout.sysroot).size() == 1);
+    CHECK(sb.booted_name() == "a");
+}
+
+TEST_CASE("after a whole experiment the sysroot holds one boot version", "[sandbox]") {
+    Sandbox sb(fast_experiment(2));
+    sb.start();
+    sb.boot_until_done();
+    CHECK(sb.state().phase == core::Phase::finished);
+    CHECK(boot_versions(sb.layout.sysroot).size() == 1);
 }
