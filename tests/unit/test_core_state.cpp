@@ -148,3 +148,16 @@ TEST_CASE("a corrupt state names the file and the field", "[state]") {
     bad["expected"]["serial"] = "x";
     CHECK(error_of(bad) == "/var/lib/bootbench/state.json: expected: field 'serial' must be an integer");
 }
+
+TEST_CASE("abort leaves a finished or aborted experiment as it is", "[state]") {
+    State done = finish(two_by_two());
+    done.stop_reason = "";
+    State after = abort_experiment(done, "aborted by the user");
+    CHECK(after.phase == Phase::finished);
+    CHECK_FALSE(after.aborted);
+    CHECK(after.stop_reason.empty());
+    CHECK(to_json(after) == to_json(done));
+    State aborted = finish(abort_experiment(two_by_two(), "first"));
+    REQUIRE(aborted.phase == Phase::aborted);
+    CHECK(abort_experiment(aborted, "second").stop_reason == "first");
+}
