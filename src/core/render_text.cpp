@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <set>
+#include <utility>
 
 namespace bootbench::core {
 
@@ -64,18 +66,36 @@ std::string p_clause(double p) {
     return p < 0.001 ? "p < 0.001" : "p = " + format_fixed(p, 3);
 }
 
+namespace {
+
+// The words for "the subject's value is lower / higher", by what the unit measures.
+std::pair<const char*, const char*> comparison_words(const std::string& unit) {
+    static const std::set<std::string> times = {"ns", "us", "ms", "s", "min", "h", "usec", "msec", "sec"};
+    static const std::set<std::string> sizes = {"B", "kB", "KB", "KiB", "MB", "MiB", "GB", "GiB", "bytes"};
+    static const std::set<std::string> energies = {"J", "kJ", "mJ", "Wh", "mWh", "kWh"};
+    std::string base = unit.substr(0, unit.find('/')); // "us/op" is a time per operation
+    if (times.count(base))
+        return {"faster", "slower"};
+    if (sizes.count(unit))
+        return {"smaller", "larger"};
+    if (energies.count(unit))
+        return {"less", "more"};
+    return {"fewer", "more"}; // counts and rates: ops/s, events
+}
+
+} // namespace
+
+// The factor is always read as >= 1 and worded from the subject's side, from
+// the two medians themselves, so a call with subject and baseline swapped
+// reads the other way round.
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline) {
-    double r = m.comparison->ratio;
     double s = m.find(subject)->summary.median, b = m.find(baseline)->summary.median;
-    bool lower = m.better == Better::lower;
-    std::string words;
-    if (format_ratio(r) == "1.00x")
-        words = "the same";
-    else if (r > 1)
-        words = format_ratio(r) + (lower ? " faster" : " more");
-    else
-        words = format_ratio(1 / r) + (lower ? " slower" : " fewer");
+    auto [lower_word, higher_word] = comparison_words(m.unit);
+    double factor = s < b ? b / s : s / b;
+    std::string words = format_ratio(factor) == "1.00x"
+                            ? "the same"
+                            : format_ratio(factor) + " " + (s < b ? lower_word : higher_word);
     std::string unit = m.unit.empty() ? "" : " " + ascii_safe(m.unit);
     return words + " (" + format_value(s) + " vs " + format_value(b) + unit + ", " +
            percent_change(s, b) + ")";
