@@ -6,6 +6,25 @@
 #include <exception>
 #include <iostream>
 
+namespace {
+
+// `bootbench plan --help` and `-h` anywhere after the command ask for its help.
+bool asks_for_help(const std::vector<std::string>& args) {
+    for (size_t i = 1; i < args.size() && args[i] != "--"; ++i)
+        if (args[i] == "--help" || args[i] == "-h")
+            return true;
+    return false;
+}
+
+const bootbench::cli::Command& command_named(const std::string& name) {
+    const bootbench::cli::Command* c = bootbench::cli::find_command(name);
+    if (!c)
+        throw bootbench::input_error("unknown command '" + name + "'\n" + bootbench::cli::usage_text());
+    return *c;
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     using namespace bootbench;
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -19,15 +38,16 @@ int main(int argc, char** argv) {
     }
     try {
         if (args[0] == "help") {
-            const cli::Command* c = args.size() > 1 ? cli::find_command(args[1]) : nullptr;
-            std::cout << (c ? cli::help_text(*c) : cli::usage_text());
+            std::cout << (args.size() > 1 ? cli::help_text(command_named(args[1])) : cli::usage_text());
             return 0;
         }
-        const cli::Command* c = cli::find_command(args[0]);
-        if (!c)
-            throw input_error("unknown command '" + args[0] + "'\n" + cli::usage_text());
-        cli::Args parsed(c->name, {args.begin() + 1, args.end()}, c->options);
-        return c->run(parsed);
+        const cli::Command& c = command_named(args[0]);
+        if (asks_for_help(args)) {
+            std::cout << cli::help_text(c);
+            return 0;
+        }
+        cli::Args parsed(c.name, {args.begin() + 1, args.end()}, c.options);
+        return c.run(parsed);
     } catch (const Error& e) {
         std::cout.flush();
         std::fprintf(stderr, "bootbench: error: %s\n", e.what());

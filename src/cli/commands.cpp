@@ -1,5 +1,7 @@
 #include "cli/commands.hpp"
 
+#include <map>
+
 namespace bootbench::cli {
 
 namespace {
@@ -65,6 +67,20 @@ const Command* find_command(const std::string& name) {
     return nullptr;
 }
 
+namespace {
+
+// What an option's value is, as help shows it: `--sysroot PATH`.
+std::string value_name(const std::string& option) {
+    static const std::map<std::string, std::string> names = {
+        {"sysroot", "PATH"},    {"sandbox", "DIR"},   {"results", "DIR"},      {"published", "DIR"},
+        {"out", "DIR"},         {"target", "NAME"},   {"baseline", "TARGET"},  {"subject", "TARGET"},
+        {"exclude", "RUN_ID"},  {"title", "TEXT"},    {"out-prefix", "PATH"}};
+    auto it = names.find(option);
+    return it == names.end() ? "VALUE" : it->second;
+}
+
+} // namespace
+
 std::string usage_text() {
     std::string s = "usage: bootbench COMMAND [ARGS]\n\ncommands:\n";
     for (const auto& c : commands()) {
@@ -72,7 +88,8 @@ std::string usage_text() {
         head.resize(14, ' ');
         s += head + c.description + "\n";
     }
-    s += "\n'bootbench help COMMAND' shows a command's options.\n";
+    s += "\n'bootbench help COMMAND' or 'bootbench COMMAND --help' shows a command's options;\n"
+         "'bootbench --version' prints the version.\n";
     return s;
 }
 
@@ -82,8 +99,8 @@ std::string help_text(const Command& c) {
     if (!c.options.empty())
         s += "\noptions:\n";
     for (const auto& o : c.options) {
-        std::string head = "  --" + o.name + (o.arity == Arity::flag ? "" : " VALUE");
-        head.resize(22, ' ');
+        std::string head = "  --" + o.name + (o.arity == Arity::flag ? "" : " " + value_name(o.name));
+        head.resize(24, ' ');
         s += head + o.help + "\n";
     }
     return s;
