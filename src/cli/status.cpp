@@ -26,13 +26,18 @@ double seconds_since(const std::string& iso) {
     return std::difftime(std::time(nullptr), utc);
 }
 
-std::string clock_after(double seconds) {
+std::string clock_after(double seconds, core::ClockFormat format) {
     time_t t = std::time(nullptr) + static_cast<time_t>(seconds);
     tm local{};
     localtime_r(&t, &local);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &local);
-    return buf;
+    char buf[40];
+    if (format == core::ClockFormat::local) {
+        std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &local);
+        return buf;
+    }
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &local); // +0100: ISO 8601 wants +01:00
+    std::string iso = buf;
+    return iso.insert(iso.size() - 2, ":");
 }
 
 std::optional<core::RunResult> last_result(const sys::StatePaths& paths, const core::State& s) {

@@ -27,6 +27,11 @@ nlohmann::json headline(const RunResult& r) {
     return {{"run", r.run_id}, {"status", to_string(r.status)}, {"failure", r.failure}, {"metrics", m}};
 }
 
+// "1 attempt", "2 attempts".
+std::string count_of(long long n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 std::string fmt(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", v);
@@ -53,7 +58,8 @@ nlohmann::json status_json(const StatusInput& in) {
         j["current"] = nullptr;
     auto left = remaining_s(in);
     j["remaining_s"] = left ? nlohmann::json(*left) : nlohmann::json(nullptr);
-    j["estimated_finish"] = left && in.clock_after ? nlohmann::json(in.clock_after(*left)) : nlohmann::json(nullptr);
+    j["estimated_finish"] = left && in.clock_after ? nlohmann::json(in.clock_after(*left, ClockFormat::iso8601))
+                                                   : nlohmann::json(nullptr);
     j["last_result"] = in.last_result ? headline(*in.last_result) : nlohmann::json(nullptr);
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& r : s.runs)
@@ -71,11 +77,11 @@ std::string status_text(const StatusInput& in) {
            std::to_string(s.count(SlotStatus::failed)) + " failed, of " + std::to_string(s.runs.size()) + "\n";
     if (const RunSlot* r = s.current_run(); r && s.phase == Phase::running)
         out += "  next: run " + std::to_string(s.current + 1) + " of " + std::to_string(s.runs.size()) +
-               ", " + r->run_id + " (target " + r->target + ", " + std::to_string(r->attempts) +
-               " attempts so far) on " + describe(s.expected) + "\n";
+               ", " + r->run_id + " (target " + r->target + ", " + count_of(r->attempts, "attempt") +
+               " so far) on " + describe(s.expected) + "\n";
     if (auto left = remaining_s(in))
         out += "  estimated time left: " + format_duration(*left) +
-               (in.clock_after ? ", finishing about " + in.clock_after(*left) : "") + "\n";
+               (in.clock_after ? ", finishing about " + in.clock_after(*left, ClockFormat::local) : "") + "\n";
     for (const auto& r : s.runs)
         if (r.status == SlotStatus::failed)
             out += "  failed: " + r.run_id + ": " + r.failure + "\n";

@@ -9,14 +9,18 @@
 
 namespace bootbench::core {
 
+// How `clock_after` renders a time: for people, or ISO 8601 for scripts.
+enum class ClockFormat { local, iso8601 };
+
 struct StatusInput {
     State state;
     std::optional<RunResult> last_result;
     std::string results_dir;
     double elapsed_s = -1; // since the experiment started; < 0 when unknown
-    // Renders `now + seconds` as a local clock time ("2026-12-01 03:40"); the
-    // caller's, since core/ reads no clock.
-    std::string (*clock_after)(double seconds) = nullptr;
+    // Renders `now + seconds` as a local clock time ("2026-12-01 03:40") or
+    // in ISO 8601 ("2026-12-01T03:40:12+01:00"); the caller's, since core/
+    // reads no clock.
+    std::string (*clock_after)(double seconds, ClockFormat format) = nullptr;
 };
 
 // The time left from the pace so far: elapsed / runs ended x runs left.

@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <cstdio>
 #include <optional>
 #include <sched.h>
@@ -215,6 +216,11 @@ TEST_CASE("status tells where an experiment stands", "[faults][status]") {
     auto doc = nlohmann::json::parse(j.out);
     CHECK(doc["current"]["run"] == "b-1");
     CHECK(doc["runs_done"] == 1);
+    // every time in --json is ISO 8601 with its offset, like started_at
+    const std::regex iso(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d)");
+    CHECK(std::regex_match(doc["started_at"].get<std::string>(), iso));
+    CHECK(std::regex_match(doc["estimated_finish"].get<std::string>(), iso));
+    CHECK(r.out.find("(target b, 0 attempts so far)") != std::string::npos);
 }
 
 TEST_CASE("experiment file errors come before anything is touched", "[faults][cli]") {

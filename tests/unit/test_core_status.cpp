@@ -33,13 +33,21 @@ TEST_CASE("status says what is next, what failed, and when it ends", "[status]")
     CHECK(text.find("next: run 3 of 4, a-2 (target a, 0 attempts so far) on os/aa.0") != std::string::npos);
     CHECK(text.find("estimated time left: 10 min 00 s") != std::string::npos); // 600 s / 2 ended x 2 left
     StatusInput with_clock = sample();
-    with_clock.clock_after = [](double s) { return "in " + std::to_string(static_cast<int>(s)) + " s"; };
+    with_clock.clock_after = [](double s, ClockFormat f) {
+        return (f == ClockFormat::iso8601 ? "iso in " : "in ") + std::to_string(static_cast<int>(s)) + " s";
+    };
     CHECK(status_text(with_clock).find("estimated time left: 10 min 00 s, finishing about in 600 s") !=
           std::string::npos);
-    CHECK(status_json(with_clock)["estimated_finish"] == "in 600 s");
+    CHECK(status_json(with_clock)["estimated_finish"] == "iso in 600 s");
     CHECK(text.find("failed: b-1: no metric collected") != std::string::npos);
     CHECK(text.find("sched_pipe_usecs_op = 4.45 us/op") != std::string::npos);
     CHECK(text.find("report: /var/lib/bootbench/results/kern/report.md") != std::string::npos);
+}
+
+TEST_CASE("one attempt is singular", "[status]") {
+    StatusInput in = sample();
+    in.state = begin_attempt(in.state);
+    CHECK(status_text(in).find("(target a, 1 attempt so far)") != std::string::npos);
 }
 
 TEST_CASE("status --json has the same facts for scripts", "[status]") {
