@@ -10,6 +10,20 @@ namespace bootbench::core {
 
 namespace {
 
+// An option in a sentence, "(--exclude RUN_ID)", never breaks across lines.
+std::string options_unbroken(const std::string& html) {
+    std::string out;
+    size_t from = 0;
+    for (size_t at; (at = html.find("(--", from)) != std::string::npos;) {
+        size_t end = html.find(')', at);
+        if (end == std::string::npos)
+            break;
+        out += html.substr(from, at - from) + "<span class=\"nowrap\">" + html.substr(at, end + 1 - at) + "</span>";
+        from = end + 1;
+    }
+    return out + html.substr(from);
+}
+
 const char* const kStyle = R"(
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif;
        color: #1f2328; background: #fff; margin: 2rem auto; max-width: 60rem; padding: 0 1rem;
@@ -19,6 +33,7 @@ h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #d0d7de; pad
 .caption { color: #57606a; margin-top: 0; }
 .warnings { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; padding: 0.6rem 1rem; }
 .warnings li { margin: 0.25rem 0; }
+.nowrap { white-space: nowrap; }
 figure { margin: 1.5rem 0; overflow-x: auto; }
 figure svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
@@ -144,7 +159,7 @@ std::string render_html(const Report& r) {
     if (!r.warnings.empty()) {
         o << "<div class=\"warnings\"><strong>Warnings</strong>\n<ul>\n";
         for (const auto& w : r.warnings)
-            o << "<li>" << esc(w) << "</li>\n";
+            o << "<li>" << options_unbroken(esc(w)) << "</li>\n";
         o << "</ul></div>\n";
     }
     o << "<figure>\n" << render_svg(r) << "</figure>\n";

@@ -32,8 +32,14 @@ const EnvKey kCompared[] = {
 };
 
 std::string display(const nlohmann::json& v) {
-    if (v.is_string())
-        return ascii_safe(v.get<std::string>());
+    // the kernel's words in /sys/devices/system/cpu/smt/control
+    static const std::map<std::string, std::string> kernel_words = {{"notsupported", "not supported"},
+                                                                    {"notimplemented", "not implemented"},
+                                                                    {"forceoff", "forced off"}};
+    if (v.is_string()) {
+        auto it = kernel_words.find(v.get<std::string>());
+        return ascii_safe(it == kernel_words.end() ? v.get<std::string>() : it->second);
+    }
     if (v.is_boolean()) // ac_power, smt: "AC power yes" reads better than "true"
         return v.get<bool>() ? "yes" : "no";
     return ascii_safe(v.dump());

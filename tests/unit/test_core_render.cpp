@@ -180,6 +180,12 @@ TEST_CASE("report.md: caption, warnings, chart link, table, every run", "[render
     CHECK(md.find("## Outliers") != std::string::npos);
 }
 
+TEST_CASE("report.html: an option in a warning never breaks across lines", "[render]") {
+    std::string html = render_html(sample_report()); // fast-5 is an outlier
+    CHECK(html.find("<span class=\"nowrap\">(--exclude RUN_ID)</span>") != std::string::npos);
+    CHECK(html.find(".nowrap { white-space: nowrap; }") != std::string::npos);
+}
+
 TEST_CASE("report.html: one file, inline SVG and CSS, nothing to load", "[render]") {
     std::string html = render_html(sample_report());
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);

@@ -205,6 +205,9 @@ TEST_CASE("report: the caption says machine, dates and conditions", "[report]") 
     CHECK(r.caption.machine == "Ryzen, 12 CPUs");
     CHECK(r.caption.dates == "2026-07-01");
     CHECK(r.caption.conditions == "governor performance, SMT on, AC power yes");
+    for (auto& run : in.runs)
+        run.environment["smt"] = "notsupported"; // the kernel's word
+    CHECK(build_report(in).caption.conditions == "governor performance, SMT not supported, AC power yes");
 }
 
 TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x",
