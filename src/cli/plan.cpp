@@ -1,6 +1,7 @@
 // bootbench plan FILE: the run order, the targets, and how long it takes.
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
+#include "cli/quiet.hpp"
 #include "core/estimate.hpp"
 #include "core/plan.hpp"
 #include "cli/targets.hpp"
@@ -57,6 +58,7 @@ int cmd_plan(const Args& args) {
     for (size_t i = 0; i < runs.size(); ++i)
         std::cout << "  " << (i + 1) << ". " << runs[i].run_id << "\n";
     print_sysroot(e, args.value("sysroot").value_or("/"));
+    std::cout << "\n" << quiet_plan(e);
     if (std::any_of(e.targets.begin(), e.targets.end(),
                     [](const core::Target& t) { return t.selector.kind == core::SelectorKind::image; })) {
         std::cout << "\nimage digests (resolved again at start and recorded with every result):\n";

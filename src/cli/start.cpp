@@ -1,6 +1,7 @@
 // bootbench start FILE: prepare this machine and reboot into the first run.
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
+#include "cli/quiet.hpp"
 #include "cli/targets.hpp"
 #include "core/error.hpp"
 #include "core/plan.hpp"
@@ -82,6 +83,8 @@ int cmd_start(const Args& args) {
         throw input_error("cannot start: " + problem);
     std::cout << "targets on " << host->describe() << ":\n";
     print_resolutions(std::cout, resolve_all(host->sysroot(), e));
+    if (std::string w = updaters_warning(e); !w.empty() && !host->emulated())
+        std::cerr << "bootbench: " << w << "\n";
     if (args.flag("dry-run")) {
         print_dry_run(*host, e, targets);
         return 0;

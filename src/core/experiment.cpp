@@ -1,6 +1,7 @@
 #include "core/experiment.hpp"
 
 #include "core/error.hpp"
+#include "core/quiet.hpp"
 #include "core/toml_reader.hpp"
 
 #include <algorithm>
@@ -112,13 +113,24 @@ void read_targets(TomlReader& r, const toml::table& root, Experiment& e) {
                        std::to_string(arr->size()));
 }
 
+void read_stop_units(TomlReader& r, const toml::table& t, Conditions& c) {
+    if (!t.contains("stop_units"))
+        return;
+    c.stop_units = r.string_array(t, "stop_units", "conditions.stop_units");
+    for (const auto& u : *c.stop_units)
+        if (!is_stoppable_unit_name(u))
+            r.error_at(t, "stop_units", "conditions.stop_units: '" + u +
+                                            "' is not a unit name ending in .timer, .service, .path or .socket");
+}
+
 void read_conditions(TomlReader& r, const toml::table& root, Conditions& c) {
     const toml::table* t = r.optional_table(root, "conditions", "[conditions]");
     if (!t)
         return;
     r.allow_keys(*t, "[conditions]",
                  {"governor", "set_governor", "sched_ext", "settle_s", "max_start_temp_c",
-                  "temp_wait_timeout_s", "on_temp_timeout", "start_temp_band_c"});
+                  "temp_wait_timeout_s", "on_temp_timeout", "start_temp_band_c", "stop_units"});
+    read_stop_units(r, *t, c);
     c.governor = r.string(*t, "governor", "conditions.governor").value_or("");
     c.set_governor = r.boolean(*t, "set_governor", "conditions.set_governor").value_or(false);
     if (c.set_governor && c.governor.empty())

@@ -44,6 +44,9 @@ struct Conditions {
     int temp_wait_timeout_s = 1800;
     OnTempTimeout on_temp_timeout = OnTempTimeout::run;
     std::optional<double> start_temp_band_c;
+    // Units stopped (runtime masks) at each boot before settling; absent:
+    // core::default_stop_units(), the update, trim and indexing timers.
+    std::optional<std::vector<std::string>> stop_units;
 };
 
 // Background load: stress-ng --cpu N for the length of the suite.

@@ -1,8 +1,10 @@
 #include "sys/conditions_gate.hpp"
 
 #include "core/error.hpp"
+#include "core/quiet.hpp"
 #include "sys/clock.hpp"
 #include "sys/probes.hpp"
+#include "sys/quiet_units.hpp"
 #include "sys/subprocess.hpp"
 
 #include <algorithm>
@@ -76,11 +78,28 @@ void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
     }
 }
 
+// A failure to stop them is recorded and flagged; the run goes on.
+void pass_quiet(const core::Conditions& c, UnitControl* units, GateOutcome& out) {
+    std::vector<std::string> wanted = core::stop_units_of(c.stop_units);
+    if (!units || wanted.empty())
+        return;
+    core::UnitPresence p{{}, wanted};
+    std::string error;
+    try {
+        p = core::presence_of(wanted, units->listed(wanted));
+        units->stop_until_reboot(p.present);
+    } catch (const Error& e) {
+        error = e.what();
+    }
+    note(out, core::quiet_record(p, error));
+}
+
 } // namespace
 
 GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root,
-                      Sensors& sensors, Clock& clock, const InterruptWatch* watch) {
+                      Sensors& sensors, Clock& clock, const InterruptWatch* watch, UnitControl* units) {
     GateOutcome out;
+    pass_quiet(c, units, out);
     auto settle = core::decide_settle(c.settle_s, clock.since_boot_s());
     note(out, settle.record);
     sleep_watched(clock, settle.wait_s, watch, "settling after boot");

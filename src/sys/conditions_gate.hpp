@@ -14,6 +14,8 @@
 
 namespace bootbench::sys {
 
+class UnitControl;
+
 class Clock;
 class InterruptWatch;
 
@@ -28,8 +30,11 @@ struct GateOutcome {
 inline constexpr double kTempPollSeconds = 5;
 
 // `watch` (may be null) is checked between sleeps, so that an interruption
-// during a long wait is not ignored.
+// during a long wait is not ignored. `units` (may be null: nothing is
+// stopped) stops the host's update and indexing timers first, so that the
+// settle time is quiet too.
 GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root,
-                      Sensors& sensors, Clock& clock, const InterruptWatch* watch);
+                      Sensors& sensors, Clock& clock, const InterruptWatch* watch,
+                      UnitControl* units = nullptr);
 
 } // namespace bootbench::sys

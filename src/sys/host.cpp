@@ -55,7 +55,7 @@ void RealHost::reboot() {
 std::string RealHost::describe() { return "this machine (sysroot " + path_.string() + ")"; }
 
 SandboxHost::SandboxHost(const fs::path& sysroot, const fs::path& booted_dir)
-    : sysroot_(sysroot), booted_dir_(booted_dir) {}
+    : sysroot_(sysroot), booted_dir_(booted_dir), units_(sysroot) {}
 
 core::DeploymentInfo SandboxHost::booted() {
     if (auto d = sysroot_.deployment_at(booted_dir_)) {

@@ -4,6 +4,7 @@
 // Sandbox: a sysroot folder, the booted deployment named by the emulated
 // bootloader (environment), and reboot = a request file the driver reads.
 #include "core/deployment.hpp"
+#include "sys/quiet_units.hpp"
 #include "sys/sysroot.hpp"
 
 #include <filesystem>
@@ -31,6 +32,8 @@ public:
     virtual std::string describe() = 0;
     // The sandbox runs every target on this machine's kernel.
     virtual bool emulated() const { return false; }
+    // The host's own timers and services (stopped for a quiet run).
+    virtual UnitControl* units() = 0;
 };
 
 class RealHost final : public Host {
@@ -44,10 +47,12 @@ public:
     void label(const core::DeploymentRef& d, const std::vector<std::string>& files) override;
     void reboot() override;
     std::string describe() override;
+    UnitControl* units() override { return &units_; }
 
 private:
     fs::path path_;
     std::unique_ptr<Sysroot> sysroot_;
+    SystemctlUnits units_;
 };
 
 class SandboxHost final : public Host {
@@ -61,12 +66,14 @@ public:
     void reboot() override;
     std::string describe() override;
     bool emulated() const override { return true; }
+    UnitControl* units() override { return &units_; }
     // The file whose presence tells the driver that a reboot was asked for.
     static fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
 
 private:
     Sysroot sysroot_;
     fs::path booted_dir_;
+    SandboxUnits units_;
 };
 
 // uname -r of the running kernel ("" if uname fails).

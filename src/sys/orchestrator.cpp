@@ -225,6 +225,7 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     req.run_id = slot.run_id;
     req.attempt = slot.attempts;
     req.run_dir = c.results() / "runs" / slot.run_id / ("attempt-" + std::to_string(slot.attempts));
+    req.units = c.host.units();
     req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
                       booted.image.empty() ? booted.refspec : booted.image, booted.version};
     core::RunResult r;

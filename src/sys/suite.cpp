@@ -254,7 +254,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     SysfsSensors sysfs(request.probe_root);
     Sensors& sensors = request.sensors ? *request.sensors : sysfs;
     GateOutcome gate =
-        pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch);
+        pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch, request.units);
     for (const auto& rec : gate.records)
         r.conditions.push_back(core::to_json(rec));
     r.environment = probe_environment(request.probe_root);

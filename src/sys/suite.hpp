@@ -11,6 +11,8 @@
 
 namespace bootbench::sys {
 
+class UnitControl;
+
 class Clock;
 class Sensors;
 
@@ -23,6 +25,7 @@ struct SuiteRequest {
     core::DeploymentRecord deployment;  // the booted deployment, filled by the caller
     std::filesystem::path probe_root = "/"; // where /proc and /sys are read (tests: a fake tree)
     Sensors* sensors = nullptr;             // null: the real ones, under probe_root
+    UnitControl* units = nullptr;           // null: stop none of the host's timers
 };
 
 // Never throws for a failing or missing benchmark: those are recorded in the

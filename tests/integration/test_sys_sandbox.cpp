@@ -114,3 +114,23 @@ TEST_CASE("after a whole experiment the sysroot holds one boot version", "[sandb
     CHECK(sb.state().phase == core::Phase::finished);
     CHECK(boot_versions(sb.layout.sysroot).size() == 1);
 }
+
+TEST_CASE("each boot stops the host's update and trim timers it has, and the result says so",
+          "[sandbox][quiet]") {
+    Sandbox sb(fast_experiment(1));
+    sys::make_dirs(sb.layout.sysroot / "run");
+    sys::write_file_atomic(sys::SandboxUnits::installed_file(sb.layout.sysroot), "fstrim.timer\nuupd.timer\n");
+    sb.start();
+    sb.boot_until_done();
+    REQUIRE(sb.state().phase == core::Phase::finished);
+    CHECK(sys::read_text_file(sys::SandboxUnits::stopped_file(sb.layout.sysroot)) ==
+          "uupd.timer fstrim.timer\nuupd.timer fstrim.timer\n"); // once per measured boot
+    for (const auto& [run, text] : sb.result_files()) {
+        INFO(run);
+        auto conditions = nlohmann::json::parse(text)["conditions"];
+        REQUIRE(conditions.size() > 0);
+        CHECK(conditions[0]["check"] == "quiet"); // first: the settle time is quiet too
+        CHECK(conditions[0]["found"].get<std::string>().rfind("present: uupd.timer, fstrim.timer; absent: ", 0) == 0);
+        CHECK(conditions[0]["decision"] == "run");
+    }
+}

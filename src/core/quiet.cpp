@@ -1,0 +1,110 @@
+#include "core/quiet.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <string_view>
+
+namespace bootbench::core {
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? "none" : s;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+} // namespace
+
+const std::vector<std::string>& automatic_updaters() {
+    static const std::vector<std::string> units = {"uupd.timer", "rpm-ostreed-automatic.timer",
+                                                   "bootc-fetch-apply-updates.timer"};
+    return units;
+}
+
+std::string quiet_plan_text(const std::vector<std::string>& wanted, const std::vector<std::string>& listed) {
+    if (wanted.empty())
+        return "quiet machine: [conditions] stop_units = [] stops nothing\n";
+    UnitPresence p = presence_of(wanted, listed);
+    std::string s = "quiet machine: each boot stops these until the next boot, before settling:\n"
+                    "  on this host: " + joined(p.present) + "\n  not on this host: " + joined(p.absent) + "\n";
+    std::vector<std::string> left = updaters_left_running(wanted, listed);
+    if (!left.empty())
+        s += "  warning: " + joined(left) + " can stage an update during the experiment; add " +
+             (left.size() == 1 ? "it" : "them") + " to [conditions] stop_units\n";
+    return s;
+}
+
+const std::vector<std::string>& default_stop_units() {
+    static const std::vector<std::string> units = {
+        "uupd.timer", "rpm-ostreed-automatic.timer", "bootc-fetch-apply-updates.timer",
+        "flatpak-system-update.timer", "fstrim.timer", "plocate-updatedb.timer", "man-db.timer"};
+    return units;
+}
+
+std::vector<std::string> stop_units_of(const std::optional<std::vector<std::string>>& configured) {
+    return configured ? *configured : default_stop_units();
+}
+
+bool is_stoppable_unit_name(const std::string& name) {
+    bool chars_ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view(":_.@-\\").find(c) != std::string_view::npos;
+    });
+    return chars_ok && name.size() <= 255 &&
+           (ends_with(name, ".timer") || ends_with(name, ".service") || ends_with(name, ".path") ||
+            ends_with(name, ".socket"));
+}
+
+std::vector<std::string> parse_unit_files(const std::string& listing) {
+    std::vector<std::string> names;
+    std::istringstream in(listing);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string first;
+        if (words >> first && is_stoppable_unit_name(first))
+            names.push_back(first);
+    }
+    return names;
+}
+
+UnitPresence presence_of(const std::vector<std::string>& wanted, const std::vector<std::string>& listed) {
+    UnitPresence p;
+    for (const auto& u : wanted)
+        (contains(listed, u) ? p.present : p.absent).push_back(u);
+    return p;
+}
+
+ConditionRecord quiet_record(const UnitPresence& units, const std::string& error) {
+    std::vector<std::string> all = units.present;
+    all.insert(all.end(), units.absent.begin(), units.absent.end());
+    ConditionRecord r{"quiet", "stop " + joined(all),
+                      "present: " + joined(units.present) + "; absent: " + joined(units.absent), "run", ""};
+    if (!error.empty()) {
+        r.decision = "run-flagged";
+        r.detail = "could not stop them: " + error;
+    } else {
+        r.detail = units.present.empty() ? "nothing to stop" : "stopped, masked until the next boot";
+    }
+    return r;
+}
+
+std::vector<std::string> updaters_left_running(const std::vector<std::string>& stopped,
+                                               const std::vector<std::string>& listed) {
+    std::vector<std::string> left;
+    for (const auto& u : automatic_updaters())
+        if (contains(listed, u) && !contains(stopped, u))
+            left.push_back(u);
+    return left;
+}
+
+} // namespace bootbench::core
