@@ -31,6 +31,9 @@ public:
     virtual std::string describe() = 0;
     // The sandbox runs every target on this machine's kernel.
     virtual bool emulated() const { return false; }
+    // A sysroot no running system booted from (--sysroot PATH of another
+    // disk or image): nothing is booted, so booted() throws.
+    virtual bool offline() const { return false; }
 };
 
 class RealHost final : public Host {
@@ -44,6 +47,7 @@ public:
     void label(const core::DeploymentRef& d, const std::vector<std::string>& files) override;
     void reboot() override;
     std::string describe() override;
+    bool offline() const override;
 
 private:
     fs::path path_;
