@@ -16,8 +16,9 @@ namespace bootbench::sys {
 namespace {
 
 // What bootbench writes at the top of a results folder.
-const std::set<std::string> kOwnNames = {kResultsMarker, "runs",        "bootbench.log", "experiment.toml",
-                                         "report.md",    "report.json", "report.svg",    "report.html"};
+const std::set<std::string> kOwnNames = {kResultsMarker,    "runs",       "bootbench.log",
+                                         "experiment.toml", "report.md",  "report.json",
+                                         "report.svg",      "report.html"};
 
 // Entries of `dir` that bootbench would not have written there: at the top,
 // names it does not use; in runs/, anything but <run>.json files and <run>/
@@ -46,9 +47,9 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 bool is_own_folder(const fs::path& dir) {
-    return fs::exists(dir / kResultsMarker) || (fs::is_directory(dir / "runs") && fs::exists(dir / "bootbench.log"));
+    return fs::exists(dir / kResultsMarker) ||
+           (fs::is_directory(dir / "runs") && fs::exists(dir / "bootbench.log"));
 }
-
 
 fs::path make_sibling(const fs::path& to, const std::string& tag) {
     std::string tmpl = to.string() + "." + tag + "-XXXXXX";
@@ -62,9 +63,10 @@ void copy_into(const fs::path& from, const fs::path& tmp, const fs::path& to) {
     fs::copy(from, tmp, fs::copy_options::recursive, ec);
     if (!ec) {
         try {
-            write_file_atomic(tmp / kResultsMarker, "bootbench results, copied from " + from.string() +
-                                                        "; bootbench replaces this folder whole when it is "
-                                                        "given as the results folder again\n");
+            write_file_atomic(tmp / kResultsMarker,
+                              "bootbench results, copied from " + from.string() +
+                                  "; bootbench replaces this folder whole when it is "
+                                  "given as the results folder again\n");
             return;
         } catch (const Error&) {
             ec = std::make_error_code(std::errc::io_error);
@@ -72,8 +74,8 @@ void copy_into(const fs::path& from, const fs::path& tmp, const fs::path& to) {
     }
     std::error_code ignored;
     fs::remove_all(tmp, ignored);
-    throw Error("cannot copy the results from " + from.string() + " to " + tmp.string() + ": " + ec.message() +
-                "; " + to.string() + " is unchanged");
+    throw Error("cannot copy the results from " + from.string() + " to " + tmp.string() + ": " +
+                ec.message() + "; " + to.string() + " is unchanged");
 }
 
 // Swaps `tmp` in for the existing `to` with one atomic rename; where the file
@@ -82,11 +84,12 @@ fs::path swap_in(const fs::path& tmp, const fs::path& to) {
     if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, to.c_str(), RENAME_EXCHANGE) == 0)
         return tmp;
     if (errno != EINVAL && errno != ENOSYS)
-        throw Error("cannot replace " + to.string() + " with " + tmp.string() + ": " + std::strerror(errno));
+        throw Error("cannot replace " + to.string() + " with " + tmp.string() + ": " +
+                    std::strerror(errno));
     fs::path old = make_sibling(to, "old");
     if (::rename(to.c_str(), old.c_str()) != 0 || ::rename(tmp.c_str(), to.c_str()) != 0)
-        throw Error("cannot replace " + to.string() + " with " + tmp.string() + ": " + std::strerror(errno) +
-                    "; the previous results are in " + old.string());
+        throw Error("cannot replace " + to.string() + " with " + tmp.string() + ": " +
+                    std::strerror(errno) + "; the previous results are in " + old.string());
     return old;
 }
 
@@ -112,9 +115,10 @@ std::optional<std::string> results_destination_problem(const fs::path& dir) {
 
 void check_results_destination(const fs::path& dir) {
     if (auto problem = results_destination_problem(dir))
-        throw input_error("cannot put the results in " + dir.string() + ": " + *problem +
-                          "; bootbench replaces only a results folder of its own: give a new or empty "
-                          "folder with --results, or move those files out");
+        throw input_error(
+            "cannot put the results in " + dir.string() + ": " + *problem +
+            "; bootbench replaces only a results folder of its own: give a new or empty "
+            "folder with --results, or move those files out");
 }
 
 void install_results_folder(const fs::path& from, const fs::path& to) {
@@ -125,15 +129,15 @@ void install_results_folder(const fs::path& from, const fs::path& to) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(to, ec))) {
         if (::rename(tmp.c_str(), to.c_str()) != 0)
-            throw Error("cannot rename " + tmp.string() + " to " + to.string() + ": " + std::strerror(errno) +
-                        "; the results are in " + tmp.string());
+            throw Error("cannot rename " + tmp.string() + " to " + to.string() + ": " +
+                        std::strerror(errno) + "; the results are in " + tmp.string());
         return;
     }
     fs::path old = swap_in(tmp, to);
     fs::remove_all(old, ec);
     if (ec)
-        throw Error("the results are in " + to.string() + ", but the previous ones in " + old.string() +
-                    " could not be removed: " + ec.message());
+        throw Error("the results are in " + to.string() + ", but the previous ones in " +
+                    old.string() + " could not be removed: " + ec.message());
 }
 
 } // namespace bootbench::sys

@@ -37,7 +37,8 @@ std::string refusal(const fs::path& dir, const std::string& problem) {
 
 } // namespace
 
-TEST_CASE("simulate --results refuses a folder of the user's before running anything", "[simulate]") {
+TEST_CASE("simulate --results refuses a folder of the user's before running anything",
+          "[simulate]") {
     Sandbox sb(fast_experiment(1));
     fs::path exp = sb.dir / "exp.toml", dir = sb.dir / "mine";
     sys::write_file_atomic(exp, sb.text);
@@ -45,8 +46,9 @@ TEST_CASE("simulate --results refuses a folder of the user's before running anyt
     CliResult r = run_cli({"simulate", "--results", dir.string(), exp.string()});
     CHECK(r.status == 2);
     CHECK(r.err == "bootbench: error: " +
-                       refusal(dir, dir.string() + " is not empty and is not a bootbench results folder (it "
-                                                   "has no .bootbench-results, nor runs/ and bootbench.log)") +
+                       refusal(dir, dir.string() +
+                                        " is not empty and is not a bootbench results folder (it "
+                                        "has no .bootbench-results, nor runs/ and bootbench.log)") +
                        "\n");
     CHECK(sys::read_text_file(dir / "thesis.tex") == "thesis.tex\n");
     CHECK(sys::read_text_file(dir / "data/raw.csv") == "data/raw.csv\n");
@@ -72,8 +74,10 @@ TEST_CASE("simulate replaces its own results folder whole, and then only its own
     fill(dir, {"notes.txt"});
     CliResult third = run_cli({"simulate", "--results", dir.string(), exp.string()});
     CHECK(third.status == 2);
-    CHECK(third.err == "bootbench: error: " +
-                           refusal(dir, dir.string() + " holds files bootbench did not write (notes.txt)") + "\n");
+    CHECK(third.err ==
+          "bootbench: error: " +
+              refusal(dir, dir.string() + " holds files bootbench did not write (notes.txt)") +
+              "\n");
     CHECK(sys::read_text_file(dir / "notes.txt") == "notes.txt\n");
 }
 
@@ -92,10 +96,12 @@ TEST_CASE("a copy that fails leaves the previous results as they were", "[simula
     Sandbox sb(fast_experiment(1));
     fs::path from = sb.dir / "from", dir = sb.dir / "results";
     fill(from, {"runs/a-1.json", "bootbench.log"});
-    REQUIRE(::mkfifo((from / "runs" / "a-2.json").c_str(), 0600) == 0); // fs::copy cannot copy a fifo
+    REQUIRE(::mkfifo((from / "runs" / "a-2.json").c_str(), 0600) ==
+            0); // fs::copy cannot copy a fifo
     fill(dir, {"runs/old-1.json", "bootbench.log", sys::kResultsMarker});
     std::string msg = error_of([&] { sys::install_results_folder(from, dir); });
-    CHECK(msg.find("cannot copy the results from " + from.string() + " to " + dir.string() + ".new-") == 0);
+    CHECK(msg.find("cannot copy the results from " + from.string() + " to " + dir.string() +
+                   ".new-") == 0);
     CHECK(msg.find("; " + dir.string() + " is unchanged") != std::string::npos);
     CHECK(sys::read_text_file(dir / "runs/old-1.json") == "runs/old-1.json\n");
     CHECK_FALSE(siblings_left(dir));
