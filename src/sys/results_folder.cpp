@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "sys/files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -25,17 +26,18 @@ const std::set<std::string> kOwnNames = {kResultsMarker,    "runs",       "bootb
 // folders.
 std::vector<std::string> foreign_entries(const fs::path& dir) {
     std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
         std::string name = e.path().filename().string();
         if (!kOwnNames.contains(name) || (name == "runs") != e.is_directory())
             out.push_back(name);
     }
-    std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir / "runs", ec)) {
         bool json = e.is_regular_file() && e.path().extension() == ".json";
         if (!json && !e.is_directory())
             out.push_back("runs/" + e.path().filename().string());
     }
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -93,9 +95,17 @@ fs::path swap_in(const fs::path& tmp, const fs::path& to) {
     return old;
 }
 
+// Where the folder is, without a trailing '/', so that the temp folder
+// beside it is not made inside it ("out/" + ".new-XXXXXX").
+fs::path folder_path(const fs::path& given) {
+    fs::path p = fs::absolute(given).lexically_normal();
+    return !p.has_filename() && p != p.root_path() ? p.parent_path() : p;
+}
+
 } // namespace
 
-std::optional<std::string> results_destination_problem(const fs::path& dir) {
+std::optional<std::string> results_destination_problem(const fs::path& given) {
+    fs::path dir = folder_path(given);
     std::error_code ec;
     fs::file_status st = fs::symlink_status(dir, ec);
     if (!fs::exists(st))
@@ -104,6 +114,8 @@ std::optional<std::string> results_destination_problem(const fs::path& dir) {
         return dir.string() + " exists and is not a folder";
     if (fs::is_empty(dir, ec))
         return std::nullopt;
+    if (ec)
+        return "cannot read " + dir.string() + ": " + ec.message();
     if (!is_own_folder(dir))
         return dir.string() + " is not empty and is not a bootbench results folder (it has no " +
                kResultsMarker + ", nor runs/ and bootbench.log)";
@@ -121,8 +133,9 @@ void check_results_destination(const fs::path& dir) {
             "folder with --results, or move those files out");
 }
 
-void install_results_folder(const fs::path& from, const fs::path& to) {
-    check_results_destination(to);
+void install_results_folder(const fs::path& from, const fs::path& given) {
+    check_results_destination(given);
+    fs::path to = folder_path(given);
     make_dirs(to.parent_path().empty() ? "." : to.parent_path());
     fs::path tmp = make_sibling(to, "new");
     copy_into(from, tmp, to);

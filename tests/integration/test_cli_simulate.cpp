@@ -112,3 +112,17 @@ TEST_CASE("a copy that fails leaves the previous results as they were", "[simula
     CHECK(fs::exists(dir / sys::kResultsMarker));
     CHECK_FALSE(siblings_left(dir));
 }
+
+TEST_CASE("a results folder named with a trailing slash is replaced beside, not inside",
+          "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path from = sb.dir / "from", dir = sb.dir / "results";
+    fill(from, {"runs/a-1.json", "bootbench.log"});
+    fill(dir, {"runs/old-1.json", "bootbench.log"});
+    CHECK(error_of([&] { sys::install_results_folder(from, dir.string() + "/"); }) == "(no error)");
+    CHECK(sys::read_text_file(dir / "runs/a-1.json") == "runs/a-1.json\n");
+    CHECK_FALSE(fs::exists(dir / "runs/old-1.json"));
+    for (const auto& e : fs::directory_iterator(dir))
+        CHECK(e.path().filename().string().find(".new-") == std::string::npos);
+    CHECK_FALSE(siblings_left(dir));
+}
