@@ -10,6 +10,7 @@
 #include "sys/host.hpp"
 #include "sys/images.hpp"
 #include "sys/orchestrator.hpp"
+#include "sys/results_folder.hpp"
 #include "sys/sandbox.hpp"
 
 #include <cstdlib>
@@ -93,6 +94,8 @@ int cmd_simulate(const Args& args) {
         text = with_quick(text);
         e = core::quick_version(e);
     }
+    fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
+    sys::check_results_destination(results); // before the experiment, not after an hour of it
     SandboxDir dir(args.value("sandbox"));
     std::cerr << "bootbench: building the sandbox sysroot in " << dir.path().string() << "\n";
     sys::SandboxLayout layout = sys::build_sandbox(dir.path(), e);
@@ -110,11 +113,7 @@ int cmd_simulate(const Args& args) {
     if (!(host.booted().ref == layout.host_default))
         throw Error("the experiment ended but the sandbox boots " + booted.string() +
                     ", not the original default deployment");
-    fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
-    std::error_code ec;
-    fs::remove_all(results, ec);
-    sys::make_dirs(results.parent_path().empty() ? "." : results.parent_path());
-    fs::copy(sys::StatePaths{host.state_dir()}.results(e.name), results, fs::copy_options::recursive);
+    sys::install_results_folder(sys::StatePaths{host.state_dir()}.results(e.name), results);
     std::cout << "experiment " << e.name << " finished on the sandbox; the machine boots its original "
               << "default again.\nreport: " << (results / "report.md").string() << "\n"
               << "        " << (results / "report.json").string() << "\n";

@@ -40,6 +40,30 @@ DeploymentRef ref_from(const JsonReader& r) {
     return {r.str("stateroot"), r.str("checksum"), static_cast<int>(r.integer("serial"))};
 }
 
+// Names from the state become parts of paths (results/<experiment>/runs/<run>.json):
+// the same rule as in the experiment file, so a damaged or edited state
+// cannot write outside the results.
+std::string checked_name(const JsonReader& r, const char* key) {
+    std::string name = r.str(key);
+    if (!is_valid_name(name))
+        r.fail(std::string("field '") + key + "' '" + name +
+               "' is not a valid name: use 1 to 64 of a-z, 0-9, '.', '_', '-', starting with a letter or "
+               "digit, without '/' or '..'");
+    return name;
+}
+
+// A run id is "<target>-<n>" (core/plan).
+std::string checked_run_id(const JsonReader& r, const char* key) {
+    std::string id = r.str(key);
+    size_t dash = id.rfind('-');
+    bool ok = dash != std::string::npos && dash + 1 < id.size() && is_valid_name(id.substr(0, dash)) &&
+              id.find_first_not_of("0123456789", dash + 1) == std::string::npos;
+    if (!ok)
+        r.fail(std::string("field '") + key + "' '" + id +
+               "' is not a valid run id: a target name, '-' and a number, such as 'a-1'");
+    return id;
+}
+
 } // namespace
 
 std::string describe(const DeploymentRef& d) {
@@ -229,14 +253,14 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     if (s.schema != kStateSchema)
         r.fail("state schema " + std::to_string(s.schema) + " is not supported (this bootbench reads " +
                std::to_string(kStateSchema) + ")");
-    s.experiment = r.str("experiment");
+    s.experiment = checked_name(r, "experiment");
     s.started_at = r.str("started_at");
     s.phase = r.choice("phase", kPhases);
     s.max_attempts = static_cast<int>(r.integer("max_attempts"));
     s.on_boot_failure = r.str("on_boot_failure") == "stop" ? OnBootFailure::stop : OnBootFailure::skip;
     for (const auto& item : r.array("runs")) {
         JsonReader x = r.child(item, "runs");
-        s.runs.push_back({x.str("run"), x.str("target"), x.choice("status", kSlotStatus),
+        s.runs.push_back({checked_run_id(x, "run"), checked_name(x, "target"), x.choice("status", kSlotStatus),
                           static_cast<int>(x.integer("attempts")), x.str_or("failure", ""),
                           x.has("seconds") ? x.number("seconds") : 0});
     }
@@ -250,7 +274,7 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     s.original_default = ref_from(r.child(r.object("original_default"), "original_default"));
     for (const auto& item : r.array("targets")) {
         JsonReader x = r.child(item, "targets");
-        s.targets.push_back({x.str("target"), ref_from(x.child(x.object("deployment"), "deployment")),
+        s.targets.push_back({checked_name(x, "target"), ref_from(x.child(x.object("deployment"), "deployment")),
                              x.boolean("was_pinned"), x.boolean("created_for_kargs")});
     }
     s.stop_reason = r.str_or("stop_reason", "");

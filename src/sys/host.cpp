@@ -52,6 +52,21 @@ void RealHost::reboot() {
         throw Error("systemctl reboot --no-block failed (status " + std::to_string(status) + ")");
 }
 
+namespace {
+
+bool same_file(const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec);
+}
+
+} // namespace
+
+// "/" and, on a booted ostree system, /sysroot (its physical root) are the
+// running system's: never offline, whatever libostree says is booted.
+bool RealHost::offline() const {
+    return !same_file(path_, "/") && !same_file(path_, "/sysroot");
+}
+
 std::string RealHost::describe() { return "this machine (sysroot " + path_.string() + ")"; }
 
 SandboxHost::SandboxHost(const fs::path& sysroot, const fs::path& booted_dir)

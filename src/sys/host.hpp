@@ -34,6 +34,9 @@ public:
     virtual bool emulated() const { return false; }
     // The host's own timers and services (stopped for a quiet run).
     virtual UnitControl* units() = 0;
+    // A sysroot no running system booted from (--sysroot PATH of another
+    // disk or image): nothing is booted, so booted() throws.
+    virtual bool offline() const { return false; }
 };
 
 class RealHost final : public Host {
@@ -48,6 +51,7 @@ public:
     void reboot() override;
     std::string describe() override;
     UnitControl* units() override { return &units_; }
+    bool offline() const override;
 
 private:
     fs::path path_;

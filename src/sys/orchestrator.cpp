@@ -128,7 +128,7 @@ void remove_units(Host& host) {
 // Default, pins and kargs deployments back as they were. Each step is
 // idempotent: a crash here reruns the whole cleanup at the next boot, which
 // still has its unit (units go only after the state says the end).
-bool restore_machine(Context& c, const core::DeploymentInfo& booted) {
+bool restore_machine(Context& c, const std::optional<core::DeploymentRef>& booted) {
     Sysroot& sr = c.host.sysroot();
     sr.set_default(c.state.original_default, StagedPolicy::drop);
     crash_point("original-restored");
@@ -144,7 +144,7 @@ bool restore_machine(Context& c, const core::DeploymentInfo& booted) {
     for (const auto& d : sr.deployments()) {
         if (d.kargs_for.empty())
             continue;
-        if (d.ref == booted.ref)
+        if (booted && d.ref == *booted)
             kargs_booted = true;
         else
             sr.undeploy(d.ref);
@@ -166,7 +166,7 @@ void conclude(Context& c) {
 
 BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
     c.log.line(c.state.aborted ? "aborting: putting the machine back" : "all runs done: putting the machine back");
-    if (!restore_machine(c, booted)) {
+    if (!restore_machine(c, booted.ref)) {
         c.log.line("booted into a deployment made for kernel arguments; it is removed after the next boot");
         c.host.reboot();
         return BootOutcome::rebooting;
@@ -306,6 +306,22 @@ BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
     return complete_with(c, booted, r, c.clock.monotonic_s() - t0);
 }
 
+// An earlier experiment's results under the same name are kept beside,
+// under a name no earlier one has (two starts can fall in one second).
+void keep_earlier_results(const fs::path& results, const std::string& now) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(results, ec)))
+        return;
+    std::string base = results.string() + ".before-" + now;
+    fs::path aside = base;
+    for (int n = 2; fs::exists(fs::symlink_status(aside, ec)); ++n)
+        aside = base + "-" + std::to_string(n);
+    fs::rename(results, aside, ec);
+    if (ec)
+        throw Error("cannot move the earlier results " + results.string() + " aside to " + aside.string() +
+                    ": " + ec.message() + "; nothing was changed");
+}
+
 } // namespace
 
 void start_experiment(Host& host, const core::Experiment& e, const std::string& experiment_text,
@@ -323,6 +339,8 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     if (sr.has_staged() && options.staged == StagedPolicy::refuse)
         throw Error("a staged update is waiting; starting would drop it. Reboot into it first, or "
                     "start with --drop-staged");
+    std::string now = clock.now_iso8601();
+    keep_earlier_results(paths.results(e.name), now);
     std::vector<core::TargetState> ts;
     auto deployments = sr.deployments();
     for (const auto& t : e.targets) {
@@ -335,12 +353,9 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
         else
             ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
     }
-    core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref,
-                                        clock.now_iso8601());
+    core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref, now);
     s.images = options.images;
     fs::path results = paths.results(e.name);
-    if (fs::exists(results)) // never overwrite an earlier experiment's results
-        fs::rename(results, results.string() + ".before-" + s.started_at);
     make_dirs(results);
     write_file_atomic(paths.experiment(), experiment_text);
     write_file_atomic(results / "experiment.toml", experiment_text);
@@ -414,16 +429,20 @@ void abort_experiment(Host& host, Clock& clock) {
     std::optional<core::State> state;
     try {
         state = load_state_if_present(paths.state());
-    } catch (const Error& e) {
+    } catch (const std::exception& e) {
         std::fprintf(stderr, "bootbench: %s\nbootbench: falling back to %s\n", e.what(),
                      paths.initial_state().c_str());
         state = load_state(paths.initial_state());
     }
     if (!state)
         throw Error("no experiment to abort: there is no state in " + paths.dir.string());
+    // Everything that can refuse comes before the state says "finishing".
+    std::optional<core::DeploymentRef> booted;
+    if (!host.offline())
+        booted = host.booted().ref;
+    all_deployments(host);
     Context c = open_context(host, clock, core::abort_experiment(*state, "aborted by the user"));
     c.save();
-    core::DeploymentInfo booted = host.booted();
     if (!restore_machine(c, booted)) {
         c.log.line("booted into a deployment made for kernel arguments: it is removed after the next boot");
         return;

@@ -20,7 +20,7 @@ core::State load_state(const fs::path& file) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const std::exception& e) { // a syntax error, a number out of range, a nesting too deep
         throw Error(file.string() + ": the state file is corrupt or truncated (" +
                     (text.empty() ? std::string("it is empty") : std::string(e.what())) + ")" +
                     recovery(file));
@@ -29,6 +29,8 @@ core::State load_state(const fs::path& file) {
         return core::state_from_json(j, file.string());
     } catch (const Error& e) {
         throw Error(std::string(e.what()) + recovery(file));
+    } catch (const std::exception& e) { // a value nlohmann cannot convert
+        throw Error(file.string() + ": the state file is not a valid state (" + e.what() + ")" + recovery(file));
     }
 }
 

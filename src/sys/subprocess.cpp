@@ -8,6 +8,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <linux/sched.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/signalfd.h>
@@ -91,6 +92,103 @@ void init_attributes(posix_spawnattr_t& attr) {
     posix_spawnattr_setsigdefault(&attr, &defaults);
 }
 
+
+// What the child needs, prepared before it exists: after clone3 it may only
+// make async-signal-safe calls.
+struct ChildSetup {
+    const char* path;
+    std::vector<char*> argv, envp;
+    int out_fd, err_fd;
+};
+
+pid_t spawn_plain(ChildSetup& c) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, c.out_fd, 1);
+    posix_spawn_file_actions_adddup2(&actions, c.err_fd, 2);
+    posix_spawnattr_t attr;
+    init_attributes(attr);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, c.path, &actions, &attr, c.argv.data(), c.envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0)
+        throw Error(std::string("cannot start ") + c.path + ": " + std::strerror(rc));
+    return pid;
+}
+
+int open_pidfd(pid_t pid) {
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) {
+        int e = errno;
+        ::kill(-pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        throw Error(std::string("cannot watch the benchmark process (pidfd_open: ") + std::strerror(e) +
+                    "); bootbench needs Linux 5.3 or later");
+    }
+    return pidfd;
+}
+
+// The same start as init_attributes gives a posix_spawn child; an exec
+// failure goes back to the parent as errno on `report_fd`.
+[[noreturn]] void exec_child(const ChildSetup& c, int report_fd) {
+    ::setpgid(0, 0);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD})
+        ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    int in = ::open("/dev/null", O_RDONLY);
+    if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(c.out_fd, 1) < 0 || ::dup2(c.err_fd, 2) < 0) {
+        int e = errno;
+        [[maybe_unused]] ssize_t n = ::write(report_fd, &e, sizeof e);
+        ::_exit(127);
+    }
+    ::execve(c.path, c.argv.data(), c.envp.data());
+    int e = errno;
+    [[maybe_unused]] ssize_t n = ::write(report_fd, &e, sizeof e);
+    ::_exit(127);
+}
+
+// Starts the child directly inside `cgroup` (clone3 CLONE_INTO_CGROUP, Linux
+// 5.7): it cannot fork before it is in it. Returns (pid, pidfd); nullopt with
+// `why_not` set when the kernel refuses the clone itself.
+std::optional<std::pair<pid_t, int>> clone_into(const BenchCgroup& cgroup, const ChildSetup& c,
+                                                std::string& why_not) {
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0)
+        throw Error(std::string("cannot start ") + c.path + ": pipe: " + std::strerror(errno));
+    int pidfd = -1;
+    clone_args args{};
+    args.flags = CLONE_PIDFD | CLONE_INTO_CGROUP;
+    args.pidfd = reinterpret_cast<uint64_t>(&pidfd);
+    args.exit_signal = SIGCHLD;
+    args.cgroup = static_cast<uint64_t>(cgroup.fd());
+    long pid = ::syscall(SYS_clone3, &args, sizeof args);
+    if (pid == 0)
+        exec_child(c, report[1]);
+    int clone_errno = errno;
+    ::close(report[1]);
+    if (pid < 0) {
+        ::close(report[0]);
+        why_not = "clone3 into " + cgroup.path().string() + " failed: " + std::strerror(clone_errno);
+        return std::nullopt;
+    }
+    int child_errno = 0;
+    ssize_t n = -1;
+    while ((n = ::read(report[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+    }
+    ::close(report[0]);
+    if (n == static_cast<ssize_t>(sizeof child_errno)) {
+        ::waitpid(static_cast<pid_t>(pid), nullptr, 0);
+        ::close(pidfd);
+        throw Error(std::string("cannot start ") + c.path + ": " + std::strerror(child_errno));
+    }
+    return std::pair(static_cast<pid_t>(pid), pidfd);
+}
 } // namespace
 
 std::optional<fs::path> find_program(const std::string& program) {
@@ -153,38 +251,28 @@ ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
         throw Error("cannot start " + spec.argv[0] + ": not found on PATH");
     Fd out = open_log(spec.stdout_path);
     Fd err = open_log(spec.stderr_path);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out.get(), 1);
-    posix_spawn_file_actions_adddup2(&actions, err.get(), 2);
-    posix_spawnattr_t attr;
-    init_attributes(attr);
     std::vector<std::string> args = spec.argv;
     std::vector<std::string> env = child_environment();
-    auto c_args = c_strings(args);
-    auto c_env = c_strings(env);
-    pid_t pid = -1;
-    double started = monotonic_now(); // before: the child may run before posix_spawn returns
-    int rc = posix_spawn(&pid, path->c_str(), &actions, &attr, c_args.data(), c_env.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0)
-        throw Error("cannot start " + path->string() + ": " + std::strerror(rc));
-    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-    if (pidfd < 0) {
-        int e = errno;
-        ::kill(-pid, SIGKILL);
-        ::waitpid(pid, nullptr, 0);
-        throw Error(std::string("cannot watch the benchmark process (pidfd_open: ") +
-                    std::strerror(e) + "); bootbench needs Linux 5.3 or later");
+    ChildSetup setup{path->c_str(), c_strings(args), c_strings(env), out.get(), err.get()};
+    auto made = BenchCgroup::create();
+    std::string why_not;
+    if (auto* cgroup = std::get_if<std::unique_ptr<BenchCgroup>>(&made)) {
+        double started = monotonic_now(); // before: the child may run before clone3 returns
+        if (auto child = clone_into(**cgroup, setup, why_not))
+            return ProcessGroup(child->first, child->second, started, std::move(*cgroup), "");
+    } else {
+        why_not = std::get<std::string>(made);
     }
-    return ProcessGroup(pid, pidfd, started);
+    double started = monotonic_now();
+    pid_t pid = spawn_plain(setup);
+    return ProcessGroup(pid, open_pidfd(pid), started, nullptr,
+                        "processes that left its process group may survive (no cgroup available: " + why_not +
+                            ")");
 }
 
 ProcessGroup::ProcessGroup(ProcessGroup&& other) noexcept
     : pid_(other.pid_), pidfd_(other.pidfd_), started_s_(other.started_s_), reaped_(other.reaped_),
-      status_(other.status_) {
+      status_(other.status_), cgroup_(std::move(other.cgroup_)), containment_(std::move(other.containment_)) {
     other.pid_ = -1;
     other.pidfd_ = -1;
 }
@@ -197,6 +285,8 @@ ProcessGroup& ProcessGroup::operator=(ProcessGroup&& other) noexcept {
         started_s_ = other.started_s_;
         reaped_ = other.reaped_;
         status_ = other.status_;
+        cgroup_ = std::move(other.cgroup_);
+        containment_ = std::move(other.containment_);
         other.pid_ = -1;
         other.pidfd_ = -1;
     }
@@ -215,6 +305,7 @@ void ProcessGroup::release() noexcept {
     }
     if (pidfd_ >= 0)
         ::close(pidfd_);
+    cgroup_.reset(); // kills what is left in it, removes it
     pid_ = -1;
     pidfd_ = -1;
 }
@@ -223,6 +314,8 @@ void ProcessGroup::signal_group(int sig) const {
     // Once the leader is reaped its id may be reused: never signal it then.
     if (pid_ > 0 && !reaped_)
         ::kill(-pid_, sig);
+    if (cgroup_)
+        cgroup_->signal_all(sig); // what left the group, too
 }
 
 // The leader is a zombie until reaped, which keeps the group id from being
@@ -234,6 +327,7 @@ void ProcessGroup::reap() {
     reaped_ = true;
     ::close(pidfd_);
     pidfd_ = -1;
+    cgroup_.reset();
 }
 
 bool ProcessGroup::wait_exit(double timeout_s, int interrupt_fd) {
@@ -275,6 +369,7 @@ ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
                               const InterruptWatch* watch) {
     ProcessOutcome outcome;
     outcome.pgid = group.pgid();
+    outcome.containment = group.containment();
     bool exited =
         group.wait_exit(spec.timeout_s > 0 ? spec.timeout_s : -1, watch ? watch->fd() : -1);
     if (!exited && watch) {

@@ -3,8 +3,11 @@
 // interruption kills everything a benchmark started, not just its first
 // process. The orchestrator sleeps in poll() on a pidfd while a child runs:
 // no polling loop that would take CPU time away from the benchmark.
+#include "sys/cgroup.hpp"
+
 #include <csignal>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -30,6 +33,9 @@ struct ProcessOutcome {
     int signal = 0;      // when signaled
     double wall_s = 0;
     pid_t pgid = -1; // the group the child led (gone by now)
+    // "" when the child ran in a cgroup of its own, killed whole; else what
+    // may have escaped the kill, and why, for the log.
+    std::string containment;
 };
 
 // The full path that execvp would run for `program`; nullopt when there is none.
@@ -54,8 +60,10 @@ class InterruptWatch {
     sigset_t old_mask_{};
 };
 
-// A running child that leads its own process group. Move-only; destroying it
-// kills the whole group (SIGKILL) and reaps the child, on every exit path.
+// A running child that leads its own process group, in a cgroup v2 leaf of
+// its own where one can be made (sys/cgroup), so that processes that leave
+// the group (setsid) are killed too. Move-only; destroying it kills the
+// whole group and cgroup (SIGKILL) and reaps the child, on every exit path.
 class ProcessGroup {
   public:
     // Throws bootbench::Error naming the program or the log file when the
@@ -80,10 +88,14 @@ class ProcessGroup {
     void signal_group(int sig) const;
     // SIGTERM, `grace_s` to exit, then SIGKILL; reaps the leader.
     void stop(double grace_s);
+    // See ProcessOutcome::containment.
+    const std::string& containment() const { return containment_; }
 
   private:
-    ProcessGroup(pid_t pid, int pidfd, double started_s)
-        : pid_(pid), pidfd_(pidfd), started_s_(started_s) {}
+    ProcessGroup(pid_t pid, int pidfd, double started_s, std::unique_ptr<BenchCgroup> cgroup,
+                 std::string containment)
+        : pid_(pid), pidfd_(pidfd), started_s_(started_s), cgroup_(std::move(cgroup)),
+          containment_(std::move(containment)) {}
     void reap();
     void release() noexcept;
 
@@ -92,6 +104,8 @@ class ProcessGroup {
     double started_s_ = 0;
     bool reaped_ = false;
     int status_ = 0;
+    std::unique_ptr<BenchCgroup> cgroup_;
+    std::string containment_;
 };
 
 // Waits for a spawned group to finish or time out (see run_process).

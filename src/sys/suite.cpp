@@ -75,7 +75,9 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
     switch (o.end) {
     case ProcessEnd::timed_out:
         return "timed out after " + std::to_string(static_cast<long>(bench_timeout_s(b))) +
-               " s (raise its timeout_s if it needs longer); its processes were killed";
+               " s (raise its timeout_s if it needs longer); " +
+               (o.containment.empty() ? "its processes were killed"
+                                      : "its process group was killed; " + o.containment);
     case ProcessEnd::signaled:
         return std::string("was killed by SIG") + sigabbrev_np(o.signal);
     case ProcessEnd::exited:

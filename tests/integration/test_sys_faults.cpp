@@ -278,3 +278,22 @@ TEST_CASE("stage = true adds a missing image target with the system's own tool",
                         "ghcr.io/x/zz:stable' exited with 3; nothing else was changed\n");
     CHECK(tree_listing(sb.layout.sysroot) == before);
 }
+
+TEST_CASE("abort --sysroot on an offline sysroot puts it back fully", "[faults][abort]") {
+    Sandbox sb(fast_experiment(1, "", "kargs = [\"bootbench.test=1\"]\n"));
+    sb.start();
+    sb.boot(); // a-1 measured; the kargs deployment of b is the default now
+    REQUIRE(deployments(sb).size() == 4);
+    CliResult r = run_cli({"abort", "--sysroot", sb.layout.sysroot.string()});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    core::State s = sb.state();
+    CHECK(s.phase == core::Phase::aborted);
+    CHECK(sb.booted_name() == "host");
+    CHECK(deployments(sb).size() == 3); // the kargs deployment is gone: nothing runs from it
+    for (const auto& d : deployments(sb)) {
+        CHECK_FALSE(d.pinned);
+        CHECK_FALSE(sys::unit_installed(sb.host().etc_dir(d.ref)));
+    }
+    CHECK(sb.result_files().size() == 1);
+}

@@ -2,6 +2,7 @@
 // process picked by the emulated bootloader; nothing passes between boots
 // except what is on disk.
 #include "../unit/catch.hpp"
+#include "../unit/error_of.hpp"
 #include "core/error.hpp"
 #include "core/run_result.hpp"
 #include "sandbox_fixture.hpp"
@@ -255,4 +256,85 @@ TEST_CASE("a second start is refused while one runs", "[loop]") {
         CHECK(std::string(e.what()) == "experiment 'loop' is already running here (running, run 1 of 2); "
                                        "see it with 'bootbench status', stop it with 'bootbench abort'");
     }
+}
+
+namespace {
+
+// The real clock, except that every timestamp names the same second.
+class SameSecondClock final : public sys::Clock {
+public:
+    double monotonic_s() override { return real_.monotonic_s(); }
+    double since_boot_s() override { return real_.since_boot_s(); }
+    std::string now_iso8601() override { return "2026-11-30T10:00:00+00:00"; }
+    void sleep_s(double seconds) override { real_.sleep_s(seconds); }
+
+private:
+    sys::RealClock real_;
+};
+
+} // namespace
+
+TEST_CASE("abort and start again within one second keep every earlier results folder", "[loop][abort]") {
+    Sandbox sb(fast_experiment(1));
+    SameSecondClock clock;
+    sys::StartOptions options;
+    options.binary = BOOTBENCH_BIN;
+    options.reboot = false;
+    for (int i = 0; i < 3; ++i) {
+        sys::SandboxHost h = sb.host();
+        sys::start_experiment(h, sb.experiment, sb.text, sb.layout.targets, clock, options);
+        sys::write_file_atomic(sb.results() / "mark", std::to_string(i));
+        sys::abort_experiment(h, clock);
+    }
+    fs::path base = sb.results();
+    CHECK(sys::read_text_file(base / "mark") == "2");
+    CHECK(sys::read_text_file(base.string() + ".before-2026-11-30T10:00:00+00:00/mark") == "0");
+    CHECK(sys::read_text_file(base.string() + ".before-2026-11-30T10:00:00+00:00-2/mark") == "1");
+}
+
+TEST_CASE("a number out of range in the state names the file, and abort falls back", "[loop][corrupt]") {
+    Sandbox sb(fast_experiment(1));
+    sb.start();
+    sb.boot();
+    fs::path state = sb.paths().state();
+    std::string text = sys::read_text_file(state);
+    size_t at = text.find("\"max_attempts\": 3");
+    REQUIRE(at != std::string::npos);
+    sys::write_file_atomic(state, text.replace(at, 17, "\"max_attempts\": 1e999"));
+    auto b = sb.boot();
+    CHECK(b.exit_status == 1);
+    CHECK_FALSE(b.reboot_requested);
+    std::string msg = error_of([&] { sys::load_state(state); });
+    CHECK(msg.find(state.string() + ": the state file is corrupt or truncated (") == 0);
+    CHECK(msg.find("number overflow") != std::string::npos);
+    CHECK(msg.find("run 'bootbench abort'") != std::string::npos);
+    CliResult r = run_cli({"abort", "--sysroot", sb.layout.sysroot.string()});
+    CHECK(r.status == 0);
+    CHECK(r.err.find("bootbench: " + msg + "\nbootbench: falling back to " + sb.paths().initial_state().string() +
+                     "\n") == 0);
+    CHECK(sb.state().phase == core::Phase::aborted);
+    CHECK(sb.booted_name() == "host");
+    CHECK(no_units_left(sb));
+    CHECK_FALSE(any_pinned(sb));
+    CHECK(sb.result_files().size() == 1); // a-1 kept
+}
+
+TEST_CASE("a run id from the state cannot write outside the results", "[loop][corrupt]") {
+    Sandbox sb(fast_experiment(1));
+    sb.start();
+    fs::path state = sb.paths().state();
+    std::string text = sys::read_text_file(state);
+    size_t at = text.find("\"a-1\"");
+    REQUIRE(at != std::string::npos);
+    sys::write_file_atomic(state, text.replace(at, 5, "\"../../../escaped-1\""));
+    auto b = sb.boot();
+    CHECK(b.exit_status == 1);
+    CHECK_FALSE(b.reboot_requested);
+    CHECK(error_of([&] { sys::load_state(state); }) ==
+          state.string() + ": runs: field 'run' '../../../escaped-1' is not a valid run id: a target name, '-' "
+                           "and a number, such as 'a-1'. The experiment cannot go on from a damaged state; run "
+                           "'bootbench abort' to put the machine back (it falls back to " +
+              sb.paths().initial_state().string() + ") and keep the results collected so far");
+    CHECK_FALSE(fs::exists(sb.paths().dir / "escaped-1.json"));
+    CHECK_FALSE(fs::exists(sb.paths().dir / "escaped-1"));
 }

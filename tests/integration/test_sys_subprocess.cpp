@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <sys/resource.h>
+#include <csignal>
 #include <thread>
 #include <unistd.h>
+#include <variant>
 
 using namespace bootbench;
 using namespace bootbench::sys;
@@ -135,4 +137,95 @@ TEST_CASE("starting errors name the program or the log file") {
     CHECK_THROWS_WITH(run_process(bad_log), "cannot create log file " +
                                                 (dir.path() / "no/such/dir/o").string() +
                                                 ": No such file or directory");
+}
+
+namespace {
+
+// Live processes with this exact command line: their pids.
+std::vector<pid_t> pids_with_cmdline(const std::string& cmdline) {
+    std::vector<pid_t> out;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") == std::string::npos &&
+            testing::read(e.path() / "cmdline") == cmdline)
+            out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
+
+bool none_within_2s(const std::string& cmdline) {
+    for (int i = 0; i < 40; ++i) {
+        if (pids_with_cmdline(cmdline).empty())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+std::variant<fs::path, std::string> own_dir() {
+    return own_cgroup_dir(testing::read("/proc/self/mountinfo"), testing::read("/proc/self/cgroup"));
+}
+
+} // namespace
+
+TEST_CASE("a process that left the group (setsid) dies with the bench's cgroup, or the outcome says so") {
+    TempDir dir;
+    const std::string cmdline("sleep\0"
+                              "977.25\0",
+                              13);
+    auto o = run_process(shell(dir, "setsid sleep 977.25 & sleep 977.25", 1));
+    CHECK(o.end == ProcessEnd::timed_out);
+    if (std::holds_alternative<fs::path>(own_dir()) && ::geteuid() == 0) {
+        // Where this test runs as root with cgroup v2 the bench gets a cgroup.
+        CHECK(o.containment == "");
+    }
+    if (o.containment.empty()) {
+        CHECK(none_within_2s(cmdline));
+    } else {
+        CHECK(o.containment.find("processes that left its process group may survive (no cgroup available: ") == 0);
+        for (pid_t pid : pids_with_cmdline(cmdline))
+            ::kill(pid, SIGKILL); // what the test itself left
+    }
+}
+
+TEST_CASE("a bench's cgroup is removed when it ends") {
+    auto own = own_dir();
+    if (!std::holds_alternative<fs::path>(own)) {
+        WARN("not tested: " + std::get<std::string>(own));
+        return;
+    }
+    TempDir dir;
+    auto o = run_process(shell(dir, "cat /proc/self/cgroup"));
+    CHECK(o.exit_status == 0);
+    std::string where = testing::read(dir.path() / "out");
+    if (!o.containment.empty()) {
+        WARN("not tested: " + o.containment);
+        return;
+    }
+    CHECK(where.find("/bootbench-bench-") != std::string::npos);
+    for (const auto& e : fs::directory_iterator(std::get<fs::path>(own)))
+        CHECK(e.path().filename().string().find("bootbench-bench-") != 0);
+}
+
+TEST_CASE("the own cgroup folder, or why there is none") {
+    auto dir_of = [](const std::string& mountinfo, const std::string& own) {
+        auto d = own_cgroup_dir(mountinfo, own);
+        return std::holds_alternative<fs::path>(d) ? "dir " + std::get<fs::path>(d).string()
+                                                    : std::get<std::string>(d);
+    };
+    const std::string unified = "35 24 0:30 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n";
+    const std::string hybrid = "20 19 0:17 / /sys/fs/cgroup ro - tmpfs tmpfs ro,mode=755\n"
+                               "28 20 0:25 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+                               "29 20 0:26 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n";
+    CHECK(dir_of(unified, "0::/system.slice/bootbench-resume.service\n") ==
+          "dir /sys/fs/cgroup/system.slice/bootbench-resume.service");
+    CHECK(dir_of(unified, "0::/\n") == "dir /sys/fs/cgroup");
+    CHECK(dir_of(hybrid, "1:cpu:/\n0::/user.slice\n") == "dir /sys/fs/cgroup/unified/user.slice");
+    CHECK(dir_of("35 24 0:30 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/docker/abc/x\n") ==
+          "dir /sys/fs/cgroup/x");
+    CHECK(dir_of("35 24 0:30 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/other\n") ==
+          "the cgroup2 mount at /sys/fs/cgroup does not show this process's cgroup /other");
+    CHECK(dir_of(unified, "1:name=systemd:/\n") == "this process is in no cgroup v2 hierarchy (cgroup v1 only)");
+    CHECK(dir_of("29 20 0:26 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "0::/\n") ==
+          "no cgroup2 file system is mounted");
 }

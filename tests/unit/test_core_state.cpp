@@ -161,3 +161,41 @@ TEST_CASE("abort leaves a finished or aborted experiment as it is", "[state]") {
     REQUIRE(aborted.phase == Phase::aborted);
     CHECK(abort_experiment(aborted, "second").stop_reason == "first");
 }
+
+TEST_CASE("names read from a state are checked like the experiment file's: they become paths", "[state]") {
+    nlohmann::json j = to_json(two_by_two());
+    auto error_of = [](const nlohmann::json& doc) {
+        try {
+            state_from_json(doc, "/var/lib/bootbench/state.json");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    const std::string rule = "use 1 to 64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit, "
+                             "without '/' or '..'";
+    nlohmann::json bad = j;
+    bad["experiment"] = "../../etc";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: field 'experiment' '../../etc' is not a valid "
+                           "name: " + rule);
+    bad = j;
+    bad["runs"][1]["run"] = "../x-1";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: runs: field 'run' '../x-1' is not a valid run id: "
+                           "a target name, '-' and a number, such as 'a-1'");
+    bad = j;
+    bad["runs"][1]["run"] = "a";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: runs: field 'run' 'a' is not a valid run id: "
+                           "a target name, '-' and a number, such as 'a-1'");
+    bad = j;
+    bad["targets"][0]["target"] = "a/b";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: targets: field 'target' 'a/b' is not a valid "
+                           "name: " + rule);
+    bad = j;
+    bad["runs"][0]["target"] = "";
+    CHECK(error_of(bad) == "/var/lib/bootbench/state.json: runs: field 'target' '' is not a valid name: " + rule);
+    nlohmann::json good = j;
+    std::string longest(64, 'a');
+    good["runs"][0]["target"] = longest;
+    good["runs"][0]["run"] = longest + "-12";
+    CHECK(error_of(good) == "(no error)");
+}

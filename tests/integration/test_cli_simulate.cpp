@@ -1,0 +1,128 @@
+// simulate --results: the copy of the results never deletes what bootbench
+// did not write, and replaces a previous results folder only once the new
+// one is complete.
+#include "../unit/catch.hpp"
+#include "../unit/error_of.hpp"
+#include "sandbox_fixture.hpp"
+#include "sys/files.hpp"
+#include "sys/results_folder.hpp"
+
+#include <sys/stat.h>
+
+using namespace bootbench;
+using namespace bootbench::test;
+
+namespace {
+
+// A folder with one file per name, each holding its own name.
+void fill(const fs::path& dir, const std::vector<std::string>& names) {
+    for (const auto& n : names) {
+        fs::create_directories((dir / n).parent_path());
+        sys::write_file_atomic(dir / n, n + "\n");
+    }
+}
+
+bool siblings_left(const fs::path& dir) {
+    for (const auto& e : fs::directory_iterator(dir.parent_path()))
+        if (e.path().filename().string().find(dir.filename().string() + ".") == 0)
+            return true;
+    return false;
+}
+
+std::string refusal(const fs::path& dir, const std::string& problem) {
+    return "cannot put the results in " + dir.string() + ": " + problem +
+           "; bootbench replaces only a results folder of its own: give a new or empty folder with "
+           "--results, or move those files out";
+}
+
+} // namespace
+
+TEST_CASE("simulate --results refuses a folder of the user's before running anything",
+          "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "exp.toml", dir = sb.dir / "mine";
+    sys::write_file_atomic(exp, sb.text);
+    fill(dir, {"thesis.tex", "data/raw.csv"});
+    CliResult r = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    CHECK(r.status == 2);
+    CHECK(r.err == "bootbench: error: " +
+                       refusal(dir, dir.string() +
+                                        " is not empty and is not a bootbench results folder (it "
+                                        "has no .bootbench-results, nor runs/ and bootbench.log)") +
+                       "\n");
+    CHECK(sys::read_text_file(dir / "thesis.tex") == "thesis.tex\n");
+    CHECK(sys::read_text_file(dir / "data/raw.csv") == "data/raw.csv\n");
+}
+
+TEST_CASE("simulate replaces its own results folder whole, and then only its own", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "exp.toml", dir = sb.dir / "out" / "results";
+    sys::write_file_atomic(exp, sb.text);
+    CliResult first = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    INFO(first.err);
+    REQUIRE(first.status == 0);
+    CHECK(fs::exists(dir / "report.md"));
+    CHECK(fs::exists(dir / "runs" / "a-1.json"));
+    CHECK(fs::exists(dir / sys::kResultsMarker));
+    fill(dir, {"runs/zz-9.json"}); // a run the next copy does not have
+    CliResult second = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    INFO(second.err);
+    REQUIRE(second.status == 0);
+    CHECK(fs::exists(dir / "report.md"));
+    CHECK_FALSE(fs::exists(dir / "runs" / "zz-9.json"));
+    CHECK_FALSE(siblings_left(dir));
+    fill(dir, {"notes.txt"});
+    CliResult third = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    CHECK(third.status == 2);
+    CHECK(third.err ==
+          "bootbench: error: " +
+              refusal(dir, dir.string() + " holds files bootbench did not write (notes.txt)") +
+              "\n");
+    CHECK(sys::read_text_file(dir / "notes.txt") == "notes.txt\n");
+}
+
+TEST_CASE("a results destination that is a file is refused", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path file = sb.dir / "results";
+    fill(sb.dir, {"results"});
+    CHECK(error_of([&] { sys::check_results_destination(file); }) ==
+          refusal(file, file.string() + " exists and is not a folder"));
+    fs::create_directories(sb.dir / "empty");
+    CHECK(error_of([&] { sys::check_results_destination(sb.dir / "empty"); }) == "(no error)");
+    CHECK(error_of([&] { sys::check_results_destination(sb.dir / "new"); }) == "(no error)");
+}
+
+TEST_CASE("a copy that fails leaves the previous results as they were", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path from = sb.dir / "from", dir = sb.dir / "results";
+    fill(from, {"runs/a-1.json", "bootbench.log"});
+    REQUIRE(::mkfifo((from / "runs" / "a-2.json").c_str(), 0600) ==
+            0); // fs::copy cannot copy a fifo
+    fill(dir, {"runs/old-1.json", "bootbench.log", sys::kResultsMarker});
+    std::string msg = error_of([&] { sys::install_results_folder(from, dir); });
+    CHECK(msg.find("cannot copy the results from " + from.string() + " to " + dir.string() +
+                   ".new-") == 0);
+    CHECK(msg.find("; " + dir.string() + " is unchanged") != std::string::npos);
+    CHECK(sys::read_text_file(dir / "runs/old-1.json") == "runs/old-1.json\n");
+    CHECK_FALSE(siblings_left(dir));
+    fs::remove(from / "runs" / "a-2.json");
+    CHECK(error_of([&] { sys::install_results_folder(from, dir); }) == "(no error)");
+    CHECK(sys::read_text_file(dir / "runs/a-1.json") == "runs/a-1.json\n");
+    CHECK_FALSE(fs::exists(dir / "runs/old-1.json"));
+    CHECK(fs::exists(dir / sys::kResultsMarker));
+    CHECK_FALSE(siblings_left(dir));
+}
+
+TEST_CASE("a results folder named with a trailing slash is replaced beside, not inside",
+          "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path from = sb.dir / "from", dir = sb.dir / "results";
+    fill(from, {"runs/a-1.json", "bootbench.log"});
+    fill(dir, {"runs/old-1.json", "bootbench.log"});
+    CHECK(error_of([&] { sys::install_results_folder(from, dir.string() + "/"); }) == "(no error)");
+    CHECK(sys::read_text_file(dir / "runs/a-1.json") == "runs/a-1.json\n");
+    CHECK_FALSE(fs::exists(dir / "runs/old-1.json"));
+    for (const auto& e : fs::directory_iterator(dir))
+        CHECK(e.path().filename().string().find(".new-") == std::string::npos);
+    CHECK_FALSE(siblings_left(dir));
+}
