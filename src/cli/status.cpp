@@ -69,7 +69,7 @@ int cmd_status(const Args& args) {
     if (args.flag("json"))
         std::cout << core::json_text(core::status_json(in), 2) << "\n";
     else
-        std::cout << core::status_text(in);
+        std::cout << core::printable(core::status_text(in), core::LineBreaks::keep);
     return 0;
 }
 

@@ -121,3 +121,21 @@ TEST_CASE("an error that quotes outside text is printed with its escapes escaped
     CHECK(r.err.find('\x1b') == std::string::npos);
     CHECK(r.err.find("/nonexistent/\\x1b[2J\\x1b]0;pwned\\x07.toml") != std::string::npos);
 }
+
+TEST_CASE("terminal escapes on a bench's stderr are stored escaped and status shows them so",
+          "[loop][hostile]") {
+    Sandbox sb(fast_experiment(1, "", "", "printf '\\\\033[2J\\\\033[31mred\\\\n' >&2; exit 3"));
+    sb.start();
+    sb.boot_until_done();
+    check_finished_all_failed(sb);
+    for (const auto& [id, text] : sb.result_files()) {
+        auto r = core::run_result_from_json(nlohmann::json::parse(text), id);
+        REQUIRE(r.benches.size() == 1);
+        CHECK(r.benches[0].reason == "exited with status 3: \\x1b[2J\\x1b[31mred");
+    }
+    CliResult status = run_cli({"status", "--sysroot", sb.layout.sysroot.string()});
+    CHECK(status.status == 0);
+    CHECK(status.out.find('\x1b') == std::string::npos);
+    CHECK(fs::file_size(sb.results() / "bootbench.log") > 0);
+    CHECK(sys::read_text_file(sb.results() / "bootbench.log").find('\x1b') == std::string::npos);
+}
