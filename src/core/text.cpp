@@ -1,5 +1,6 @@
 #include "core/text.hpp"
 
+#include <array>
 #include <cstdio>
 
 namespace bootbench::core {
@@ -108,33 +109,36 @@ int json_escaped(unsigned letter) {
     return -1;
 }
 
-// How many bytes of `t` from `i` spell the byte `c`: as is, percent-encoded,
-// '+' for a space, or JSON-escaped; 0 when they do not.
-size_t spelled_at(std::string_view t, size_t i, unsigned char c) {
+// The lengths (0 for none) of the ways the bytes of `t` from `i` spell the
+// byte `c`: as is ('+' for a space), percent-encoded, or JSON-escaped. A
+// '%' or '\\' can be itself or start an escape: both are tried.
+std::array<size_t, 2> spellings_at(std::string_view t, size_t i, unsigned char c) {
     unsigned first = byte_at(t, i);
-    if (first == c || (first == '+' && c == ' '))
-        return 1;
+    size_t plain = first == c || (first == '+' && c == ' ') ? 1 : 0;
+    size_t escaped = 0;
     if (first == '%' && hex_byte(t, i + 1) == c)
-        return 3;
-    if (first != '\\')
-        return 0;
-    if (json_escaped(byte_at(t, i + 1)) == c)
-        return 2;
-    if (byte_at(t, i + 1) == 'u' && hex_byte(t, i + 2) == 0 && hex_byte(t, i + 4) == c)
-        return 6;
-    return 0;
+        escaped = 3;
+    else if (first == '\\' && json_escaped(byte_at(t, i + 1)) == c)
+        escaped = 2;
+    else if (first == '\\' && byte_at(t, i + 1) == 'u' && hex_byte(t, i + 2) == 0 &&
+             hex_byte(t, i + 4) == c)
+        escaped = 6;
+    return {plain, escaped};
 }
 
-// The length of the spelling of `secret` that starts at t[i], or 0.
+// The length of a spelling of `secret` that starts at t[i], or 0.
 size_t secret_at(std::string_view t, size_t i, std::string_view secret) {
-    size_t at = i;
-    for (char c : secret) {
-        size_t n = spelled_at(t, at, static_cast<unsigned char>(c));
+    if (secret.empty())
+        return 0;
+    for (size_t n : spellings_at(t, i, static_cast<unsigned char>(secret[0]))) {
         if (n == 0)
-            return 0;
-        at += n;
+            continue;
+        if (secret.size() == 1)
+            return n;
+        if (size_t rest = secret_at(t, i + n, secret.substr(1)))
+            return n + rest;
     }
-    return at - i;
+    return 0;
 }
 
 } // namespace

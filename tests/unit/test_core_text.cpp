@@ -64,6 +64,9 @@ TEST_CASE("redact finds the secret in every encoding a server could echo", "[tex
     CHECK(redact("a b", "a b") == "[redacted]");
     CHECK(redact("a+b", "a b") == "[redacted]"); // form encoding of a space
     CHECK(redact("tk tk", "tk") == "[redacted] [redacted]");
+    // '%' and '\\' in the secret itself, escaped in the echo.
+    CHECK(redact("p%25q", "p%q") == "[redacted]");
+    CHECK(redact("{\"t\":\"p\\\\q\"}", "p\\q") == "{\"t\":\"[redacted]\"}");
     CHECK(redact("almost tk/S3cr3t", token) == "almost tk/S3cr3t");
     CHECK(redact("nothing", "") == "nothing");
 }
