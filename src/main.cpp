@@ -1,6 +1,7 @@
 // Argument dispatch and the one top-level catch.
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -50,11 +51,11 @@ int main(int argc, char** argv) {
         return c.run(parsed);
     } catch (const Error& e) {
         std::cout.flush();
-        std::fprintf(stderr, "bootbench: error: %s\n", e.what());
+        std::fprintf(stderr, "bootbench: error: %s\n", core::printable(e.what(), core::LineBreaks::keep).c_str());
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         std::cout.flush();
-        std::fprintf(stderr, "bootbench: internal error: %s\n", e.what());
+        std::fprintf(stderr, "bootbench: internal error: %s\n", core::printable(e.what()).c_str());
         return 1;
     }
 }

@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "sys/booted_deployment.hpp"
 #include "sys/clock.hpp"
 #include "sys/files.hpp"
@@ -80,7 +81,7 @@ int cmd_run_suite(const Args& args) {
     sys::RealClock clock;
     core::RunResult r = sys::run_suite(req, clock);
     fs::path file = runs_dir / (req.run_id + ".json");
-    sys::write_file_atomic(file, core::to_json(r).dump(2) + "\n");
+    sys::write_file_atomic(file, core::json_text(core::to_json(r), 2) + "\n");
     print_summary(r, file);
     return r.status == core::RunStatus::failed ? 1 : 0;
 }

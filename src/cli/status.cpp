@@ -2,6 +2,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/status.hpp"
+#include "core/text.hpp"
 #include "sys/files.hpp"
 #include "sys/host.hpp"
 #include "sys/state_store.hpp"
@@ -63,7 +64,7 @@ int cmd_status(const Args& args) {
     auto state = sys::load_state_if_present(paths.state());
     if (!state) {
         if (args.flag("json"))
-            std::cout << nlohmann::json{{"experiment", nullptr}, {"state_dir", paths.dir}}.dump(2) << "\n";
+            std::cout << core::json_text({{"experiment", nullptr}, {"state_dir", paths.dir}}, 2) << "\n";
         else
             std::cout << "no experiment here (no state in " << paths.dir.string() << ")\n";
         return 0;
@@ -71,9 +72,9 @@ int cmd_status(const Args& args) {
     core::StatusInput in{*state, last_result(paths, *state), paths.results(state->experiment).string(),
                          seconds_since(state->started_at), clock_after};
     if (args.flag("json"))
-        std::cout << core::status_json(in).dump(2) << "\n";
+        std::cout << core::json_text(core::status_json(in), 2) << "\n";
     else
-        std::cout << core::status_text(in);
+        std::cout << core::printable(core::status_text(in), core::LineBreaks::keep);
     return 0;
 }
 

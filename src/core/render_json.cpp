@@ -1,6 +1,7 @@
 #include "core/render_json.hpp"
 
 #include "core/render_markdown.hpp"
+#include "core/text.hpp"
 
 #include <cmath>
 
@@ -105,7 +106,7 @@ std::string render_json(const Report& report) {
         runs += t.runs.size();
     // Indented for people while it is short enough to read, compact beyond.
     int indent = runs <= kMaxRunsListed ? 2 : -1;
-    return report_to_json(report).dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+    return json_text(report_to_json(report), indent) + "\n";
 }
 
 } // namespace bootbench::core

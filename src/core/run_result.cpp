@@ -1,6 +1,7 @@
 #include "core/run_result.hpp"
 
 #include "core/json_read.hpp"
+#include "core/text.hpp"
 
 namespace bootbench::core {
 
@@ -36,7 +37,43 @@ BenchRecord bench_from_json(const JsonReader& r) {
     return b;
 }
 
+void make_valid(std::string& s) {
+    s = valid_utf8(s);
+}
+
+void make_valid(BenchRecord& b) {
+    make_valid(b.name);
+    for (auto& a : b.argv)
+        make_valid(a);
+    make_valid(b.reason);
+    make_valid(b.log);
+}
+
+void make_valid(DeploymentRecord& d) {
+    for (std::string* s : {&d.stateroot, &d.checksum, &d.origin, &d.version})
+        make_valid(*s);
+}
+
 } // namespace
+
+RunResult with_valid_text(RunResult r) {
+    for (std::string* s : {&r.experiment, &r.run_id, &r.target, &r.started_at, &r.finished_at,
+                           &r.failure})
+        make_valid(*s);
+    make_valid(r.deployment);
+    for (auto& b : r.benches)
+        make_valid(b);
+    for (auto& m : r.metrics)
+        for (std::string* s : {&m.key, &m.unit, &m.bench})
+            make_valid(*s);
+    for (auto& m : r.missing)
+        for (std::string* s : {&m.key, &m.reason})
+            make_valid(*s);
+    r.environment = valid_utf8_strings(std::move(r.environment));
+    r.conditions = valid_utf8_strings(std::move(r.conditions));
+    r.image = valid_utf8_strings(std::move(r.image));
+    return r;
+}
 
 const Metric* RunResult::find(const std::string& key) const {
     for (const auto& m : metrics)

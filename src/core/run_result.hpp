@@ -80,6 +80,10 @@ struct RunResult {
 const char* to_string(BenchStatus s);
 const char* to_string(RunStatus s);
 
+// `r` with every string made valid UTF-8 (core::valid_utf8): bench output,
+// paths and probed values come from outside, and the stored JSON must be valid.
+RunResult with_valid_text(RunResult r);
+
 nlohmann::json to_json(const RunResult& r);
 // Throws bootbench::Error naming `where` when the document is not a valid run.
 RunResult run_result_from_json(const nlohmann::json& j, const std::string& where);

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/oci.hpp"
+#include "core/text.hpp"
 #include "sys/registry.hpp"
 
 #include <cstdlib>
@@ -27,7 +28,7 @@ nlohmann::json resolve_images(const core::Experiment& e, std::ostream& out, Dige
         } catch (const Error& err) {
             if (policy == DigestPolicy::required && t.pin_digest)
                 throw Error(std::string(err.what()) + " (pin_digest = true needs the digest)");
-            out << "  " << t.name << ": digest not resolved, results name the tag only: " << err.what() << "\n";
+            out << "  " << t.name << ": digest not resolved, results name the tag only: " << core::printable(err.what()) << "\n";
         }
     }
     return images;

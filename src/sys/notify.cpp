@@ -1,6 +1,7 @@
 #include "sys/notify.hpp"
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "sys/files.hpp"
 
 #include <algorithm>
@@ -47,9 +48,12 @@ bool retryable(long status) {
     return status == 408 || status == 425 || status == 429 || status >= 500;
 }
 
-std::string answer_text(const HttpResponse& res) {
+// Redacted first, over the whole body: a cut or an escape before it could
+// split or change the token so that it is no longer found.
+std::string answer_text(const HttpResponse& res, const std::string& token) {
     std::string text = "HTTP " + std::to_string(res.status);
-    std::string body = header_safe(trim(res.body.substr(0, kAnswerSnippet)));
+    std::string body = trim(core::redact(res.body, token));
+    body = core::printable(core::cap_text(body, kAnswerSnippet, "the answer"));
     return body.empty() ? text : text + ": " + body;
 }
 
@@ -62,15 +66,11 @@ std::string seconds_text(double s) {
 } // namespace
 
 void warn_to_stderr(const std::string& warning) {
-    std::fprintf(stderr, "bootbench: warning: %s\n", warning.c_str());
+    std::fprintf(stderr, "bootbench: warning: %s\n", core::printable(warning).c_str());
 }
 
-std::string redact(std::string text, const std::string& secret) {
-    if (secret.empty())
-        return text;
-    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
-        text.replace(at, secret.size(), "[redacted]");
-    return text;
+std::string redact(const std::string& text, const std::string& secret) {
+    return core::redact(text, secret);
 }
 
 std::string read_notify_token(const core::Notify& config) {
@@ -142,7 +142,7 @@ HttpRequest Notifier::build(core::NotifyEvent event, const std::string& title,
                             {"event", core::to_string(event)},
                             {"title", title},
                             {"message", message}};
-        req.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        req.body = core::json_text(body);
         req.headers.push_back({"Content-Type", "application/json"});
     } else {
         req.body = message;
@@ -174,7 +174,7 @@ NotifyOutcome Notifier::deliver(core::NotifyEvent event, HttpRequest req,
             HttpResponse res = http_.request(req);
             if (res.status >= 200 && res.status < 300)
                 return NotifyOutcome::sent;
-            last = answer_text(res);
+            last = answer_text(res, token);
             if (!retryable(res.status))
                 break;
         } catch (const Error& e) {

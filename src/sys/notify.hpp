@@ -62,7 +62,8 @@ class Notifier {
 // the variable, never quoting the token.
 std::string read_notify_token(const core::Notify& config);
 
-// `text` with every occurrence of `secret` replaced by "[redacted]".
-std::string redact(std::string text, const std::string& secret);
+// `text` with every occurrence of `secret` replaced by "[redacted]", also
+// percent-encoded or JSON-escaped (core::redact).
+std::string redact(const std::string& text, const std::string& secret);
 
 } // namespace bootbench::sys

@@ -14,6 +14,7 @@
 
 #include "core/oci.hpp"
 #include "core/resolve.hpp"
+#include "core/text.hpp"
 
 #include <cstdio>
 
@@ -68,7 +69,7 @@ void store_result(const Context& c, const core::RunResult& r, bool overwrite = t
     make_dirs(file.parent_path());
     if (!overwrite && fs::exists(file))
         return;
-    write_file_atomic(file, core::to_json(r).dump(2) + "\n");
+    write_file_atomic(file, core::json_text(core::to_json(r), 2) + "\n");
 }
 
 // A run given up without a measurement still gets a result file, so the

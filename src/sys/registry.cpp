@@ -1,6 +1,7 @@
 #include "sys/registry.hpp"
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 #include <glib.h>
 #include <sys/utsname.h>
@@ -51,8 +52,10 @@ class ManifestFetcher {
         return res;
     }
 
+    // `what` quotes the registry's answers (headers, JSON fields): printable
+    // only, so that a hostile registry cannot drive the user's terminal.
     [[noreturn]] void fail(const std::string& what) const {
-        throw Error("cannot resolve " + image_name(ref_) + " to a digest: " + what);
+        throw Error("cannot resolve " + image_name(ref_) + " to a digest: " + core::printable(what));
     }
 
   private:
@@ -139,7 +142,8 @@ class ManifestFetcher {
 std::string claimed_digest(const ManifestFetcher& f, const HttpResponse& res, const ImageRef& ref) {
     std::string digest = res.header("Docker-Content-Digest");
     if (!digest.empty() && !core::is_valid_digest(digest))
-        f.fail("the registry sent Docker-Content-Digest '" + digest + "', which is not a digest");
+        f.fail("the registry sent Docker-Content-Digest '" + core::cap_text(digest, 200, "it") +
+               "', which is not a digest");
     if (!ref.digest.empty() && !digest.empty() && digest != ref.digest)
         f.fail("the registry sent Docker-Content-Digest " + digest + " for " + ref.digest);
     return ref.digest.empty() ? digest : ref.digest;

@@ -1,5 +1,6 @@
 #include "sys/run_log.hpp"
 
+#include "core/text.hpp"
 #include "sys/clock.hpp"
 
 #include <cstdio>
@@ -7,7 +8,10 @@
 
 namespace bootbench::sys {
 
-void RunLog::line(const std::string& message) {
+// Messages quote bench output and paths: printable, for the journal and for
+// whoever reads the log on a terminal.
+void RunLog::line(const std::string& text) {
+    std::string message = core::printable(text);
     std::fprintf(stderr, "bootbench: %s\n", message.c_str());
     std::error_code ec;
     std::filesystem::create_directories(file_.parent_path(), ec);

@@ -1,6 +1,7 @@
 #include "sys/state_store.hpp"
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "sys/files.hpp"
 
 namespace bootbench::sys {
@@ -43,7 +44,7 @@ std::optional<core::State> load_state_if_present(const fs::path& file) {
 
 void save_state(const fs::path& file, const core::State& s) {
     make_dirs(file.parent_path());
-    write_file_atomic(file, core::to_json(s).dump(2) + "\n");
+    write_file_atomic(file, core::json_text(core::to_json(s), 2) + "\n");
 }
 
 } // namespace bootbench::sys

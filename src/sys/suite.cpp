@@ -2,19 +2,19 @@
 
 #include "core/error.hpp"
 #include "core/parsers.hpp"
+#include "core/text.hpp"
 #include "sys/background_load.hpp"
 #include "sys/bench_command.hpp"
 #include "sys/clock.hpp"
 #include "sys/conditions_gate.hpp"
 #include "sys/files.hpp"
 #include "sys/probes.hpp"
+#include "sys/raw_output.hpp"
 #include "sys/sensors.hpp"
 #include "sys/subprocess.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <unistd.h>
 
@@ -22,29 +22,13 @@ namespace bootbench::sys {
 
 namespace {
 
-// A benchmark's output beyond this is not read back for parsing.
-constexpr std::uintmax_t kMaxOutputRead = 64 << 20;
-
 void log_line(const std::string& line) {
-    std::fprintf(stderr, "bootbench: %s\n", line.c_str());
+    std::fprintf(stderr, "bootbench: %s\n", core::printable(line).c_str());
 }
 
 int online_cpus() {
     long n = ::sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? static_cast<int>(n) : 1;
-}
-
-// At most kMaxOutputRead bytes: sized from the file, so that a short output costs little.
-std::string read_output(const fs::path& path) {
-    std::error_code ec;
-    auto size = fs::file_size(path, ec);
-    if (ec)
-        return "";
-    std::ifstream in(path, std::ios::binary);
-    std::string text(static_cast<size_t>(std::min<std::uintmax_t>(size, kMaxOutputRead)), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(in.gcount()));
-    return text;
 }
 
 // The last non-blank line: what a failing tool says last is usually why.
@@ -62,6 +46,14 @@ std::string join(const std::vector<std::string>& argv) {
     for (const auto& a : argv)
         s += (s.empty() ? "" : " ") + a;
     return s;
+}
+
+// The raw file capped on disk, then read back: never more than its cap in memory.
+std::string bounded_output(const fs::path& path) {
+    std::string problem = cap_raw_output(path);
+    if (!problem.empty())
+        log_line(problem);
+    return read_raw_output(path);
 }
 
 struct BenchRun {
@@ -83,9 +75,10 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
     case ProcessEnd::exited:
         if (o.exit_status == 0)
             return "";
-        std::string tail = last_line(err_text);
+        std::string tail = core::cap_text(last_line(err_text), core::kMaxFailureText,
+                                          "stderr's last line");
         return "exited with status " + std::to_string(o.exit_status) +
-               (tail.empty() ? "" : ": " + tail);
+               (tail.empty() ? "" : ": " + core::printable(tail));
     }
     return "";
 }
@@ -136,8 +129,8 @@ BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc,
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
         run.record.exit_status = o.exit_status;
-    std::string out = read_output(spec.stdout_path);
-    std::string err = read_output(spec.stderr_path);
+    std::string out = bounded_output(spec.stdout_path);
+    std::string err = bounded_output(spec.stderr_path);
     std::string failure = process_failure(o, b, err);
     run.metrics = core::collect_metrics(b, out + "\n" + err, failure, hint);
     if (!failure.empty()) {
@@ -272,7 +265,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     gate.governor.reset(); // restore the governor before the run is declared finished
     r.finished_at = clock.now_iso8601();
     set_status(r);
-    return r;
+    return core::with_valid_text(std::move(r));
 }
 
 } // namespace bootbench::sys

@@ -77,6 +77,7 @@ REPOS = {
     "baddigest/x": ("stable", OCI_INDEX, INDEX),
     "schema1/x": ("v1", "application/vnd.docker.distribution.manifest.v1+prettyjws", b"{}"),
     "slow/x": ("v1", OCI_MANIFEST, PLAIN),
+    "escdigest/x": ("v1", OCI_MANIFEST, PLAIN),
 }
 BY_DIGEST = {digest(b): (t, b) for t, b in [
     (OCI_MANIFEST, AMD64), (OCI_MANIFEST, ARM64), (OCI_MANIFEST, ATTESTATION),
@@ -207,6 +208,8 @@ class Handler(BaseHTTPRequestHandler):
         headers = {"Content-Type": ctype}
         if repo == "baddigest/x":
             headers["Docker-Content-Digest"] = WRONG_DIGEST
+        elif repo == "escdigest/x":  # terminal escapes: a title change, a screen clear
+            headers["Docker-Content-Digest"] = "sha256:\x1b]0;pwned\x07\x1b[2J"
         elif repo != "nodigest/x":
             headers["Docker-Content-Digest"] = digest(body)
         self.send(200, body, headers)
@@ -253,7 +256,16 @@ class Handler(BaseHTTPRequestHandler):
             if self.server.flaky_failures(self.path) <= fails:
                 return self.send(503, b"try later")
         if kind == "echo-auth":
-            return self.send(401, b"unauthorized: " + self.headers.get("Authorization", "").encode())
+            # ?status=403&pad=N&encode=url|json: how a hostile server may echo it
+            auth = self.headers.get("Authorization", "")
+            encode = query.get("encode", [""])[0]
+            if encode == "url":
+                auth = urllib.parse.quote(auth, safe="")
+            elif encode == "json":
+                auth = json.dumps({"auth": auth})
+            pad = b"." * int(query.get("pad", ["0"])[0])
+            status = int(query.get("status", ["401"])[0])
+            return self.send(status, pad + b"unauthorized: " + auth.encode())
         self.send(200, b'{"id":"ok"}', {"Content-Type": "application/json"})
 
 

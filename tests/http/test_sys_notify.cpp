@@ -251,6 +251,58 @@ TEST_CASE_METHOD(Fixture, "the token never appears in a warning, even when the s
     CHECK_FALSE(token_leaked());
 }
 
+// The issue's bypasses: the answer cut before redaction, a TAB turned into
+// a space before redaction, an echo in another encoding.
+TEST_CASE_METHOD(Fixture, "an echo after padding is redacted before the answer is cut",
+                 "[notify]") {
+    core::Notify cfg = config("/notify-echo-auth/t?status=403&pad=160");
+    Notifier n = notifier(cfg);
+    CHECK(n.send(NotifyEvent::failure, "t", "m") == NotifyOutcome::failed);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].ends_with("): HTTP 403: " + std::string(160, '.') +
+                                "unauthorized: Bearer [redacted]; the experiment goes on without it"));
+    CHECK_FALSE(token_leaked());
+}
+
+TEST_CASE_METHOD(Fixture, "a long answer is cut after redaction and says so", "[notify]") {
+    core::Notify cfg = config("/notify-echo-auth/t?status=403&pad=300");
+    Notifier n = notifier(cfg);
+    CHECK(n.send(NotifyEvent::failure, "t", "m") == NotifyOutcome::failed);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].ends_with("): HTTP 403: " + std::string(200, '.') +
+                                " [... 131 more bytes of the answer cut]; the experiment goes on "
+                                "without it"));
+}
+
+TEST_CASE_METHOD(Fixture, "a token with a TAB inside is redacted, raw or JSON-escaped",
+                 "[notify]") {
+    core::Notify cfg = config("/notify-echo-auth/t");
+    cfg.token_file = token_file("tk_S3cr3t\t9f8e7d6c5b4a\n");
+    Notifier raw = notifier(cfg);
+    CHECK(raw.send(NotifyEvent::failure, "t", "m") == NotifyOutcome::failed);
+    cfg.url += "?encode=json";
+    Notifier json = notifier(cfg);
+    CHECK(json.send(NotifyEvent::failure, "t", "m") == NotifyOutcome::failed);
+    REQUIRE(warnings.size() == 2);
+    CHECK(warnings[0].ends_with(
+        "): HTTP 401: unauthorized: Bearer [redacted]; the experiment goes on without it"));
+    CHECK(warnings[1].ends_with(
+        "): HTTP 401: unauthorized: {\"auth\": \"Bearer [redacted]\"}; the experiment goes on "
+        "without it"));
+    CHECK_FALSE(token_leaked());
+}
+
+TEST_CASE_METHOD(Fixture, "a URL-encoded echo of the token is redacted", "[notify]") {
+    core::Notify cfg = config("/notify-echo-auth/t?encode=url");
+    cfg.token_file = token_file("tk/S3cr3t+9f8e7d6c5b4a==\n");
+    Notifier n = notifier(cfg);
+    CHECK(n.send(NotifyEvent::failure, "t", "m") == NotifyOutcome::failed);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].ends_with(
+        "): HTTP 401: unauthorized: Bearer%20[redacted]; the experiment goes on without it"));
+    CHECK_FALSE(token_leaked());
+}
+
 TEST_CASE("redact replaces every occurrence", "[notify]") {
     CHECK(redact("a tok b tok", "tok") == "a [redacted] b [redacted]");
     CHECK(redact("nothing", "") == "nothing");

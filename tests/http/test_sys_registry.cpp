@@ -306,3 +306,10 @@ TEST_CASE("an image target resolves for this machine; other targets are an error
     CHECK(error_of([&] { resolve_target_image(t, http, on_loopback()); }) ==
           "target 'bluefin': selected by checksum, not by image: there is no tag to resolve");
 }
+
+TEST_CASE("a Docker-Content-Digest with terminal escapes is quoted escaped, never raw",
+          "[registry]") {
+    CHECK(error_of([] { resolve("ghcr.io/escdigest/x:v1"); }) ==
+          "cannot resolve ghcr.io/escdigest/x:v1 to a digest: the registry sent "
+          "Docker-Content-Digest 'sha256:\\x1b]0;pwned\\x07\\x1b[2J', which is not a digest");
+}
