@@ -88,12 +88,9 @@ void boot_until_done(const sys::SandboxLayout& layout, size_t max_boots) {
 int cmd_simulate(const Args& args) {
     args.expect_positional(1, "one experiment file");
     const std::string& file = args.positional()[0];
-    core::Experiment e = load_experiment(file);
-    std::string text = sys::read_text_file(file);
-    if (args.flag("quick") && !e.quick) {
-        text = with_quick(text);
-        e = core::quick_version(e);
-    }
+    ExperimentFile f = read_experiment_file(file);
+    // The file's text is kept as written: the state carries `quick` to every boot.
+    core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
     sys::check_results_destination(results); // before the experiment, not after an hour of it
     SandboxDir dir(args.value("sandbox"));
@@ -104,7 +101,7 @@ int cmd_simulate(const Args& args) {
         sys::StartOptions options;
         options.images = sys::resolve_images(e, std::cerr, sys::DigestPolicy::best_effort);
         sys::SandboxHost host(layout.sysroot, sys::emulated_boot_choice(layout.sysroot));
-        sys::start_experiment(host, e, text, layout.targets, clock, options);
+        sys::start_experiment(host, e, f.text, layout.targets, clock, options);
     }
     size_t runs = core::plan_runs(e).size();
     boot_until_done(layout, runs * static_cast<size_t>(e.max_attempts + 1) + 4);

@@ -70,7 +70,8 @@ bool stage_missing(sys::Host& host, const core::Experiment& e, const nlohmann::j
 int cmd_start(const Args& args) {
     args.expect_positional(1, "one experiment file");
     const std::string& file = args.positional()[0];
-    core::Experiment e = load_experiment(file);
+    ExperimentFile f = read_experiment_file(file);
+    const core::Experiment& e = f.experiment;
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
     std::cout << "image digests:\n";
     nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);
@@ -94,7 +95,7 @@ int cmd_start(const Args& args) {
     options.reboot = !args.flag("no-reboot");
     options.staged = args.flag("drop-staged") ? sys::StagedPolicy::drop : sys::StagedPolicy::refuse;
     options.images = images;
-    sys::start_experiment(*host, e, sys::read_text_file(file), targets, clock, options);
+    sys::start_experiment(*host, e, f.text, targets, clock, options);
     return 0;
 }
 

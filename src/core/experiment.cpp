@@ -5,6 +5,7 @@
 #include "core/toml_reader.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <regex>
 #include <set>
 
@@ -30,14 +31,13 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
     if (auto name = r.string(*t, "name", "experiment.name", Required::yes))
         r.check_name(*t, "name", *name, "experiment.name"), e.name = *name;
     e.title = r.string(*t, "title", "experiment.title").value_or(e.name);
-    if (auto runs = r.integer(*t, "runs", "experiment.runs", Required::yes))
-        e.runs = static_cast<int>(r.at_least(*t, "runs", *runs, 1, "experiment.runs"));
+    e.runs = r.int_in(*t, "runs", "experiment.runs", 1, kMaxRuns, Required::yes).value_or(e.runs);
     e.order = r.choice(*t, "order", "experiment.order", kOrders).value_or(Order::interleaved);
-    if (auto seed = r.integer(*t, "seed", "experiment.seed"))
-        e.seed = static_cast<unsigned long long>(r.at_least(*t, "seed", *seed, 0, "experiment.seed"));
+    if (auto seed = r.integer(*t, "seed", "experiment.seed", {0, INT64_MAX}))
+        e.seed = static_cast<unsigned long long>(*seed);
     e.baseline = r.string(*t, "baseline", "experiment.baseline", Required::yes).value_or("");
-    if (auto n = r.integer(*t, "max_attempts", "experiment.max_attempts"))
-        e.max_attempts = static_cast<int>(r.at_least(*t, "max_attempts", *n, 1, "experiment.max_attempts"));
+    e.max_attempts =
+        r.int_in(*t, "max_attempts", "experiment.max_attempts", 1, 100).value_or(e.max_attempts);
     e.quick = r.boolean(*t, "quick", "experiment.quick").value_or(false);
     e.on_boot_failure = r.choice(*t, "on_boot_failure", "experiment.on_boot_failure",
                                  std::vector<std::pair<std::string_view, OnBootFailure>>{
@@ -61,8 +61,7 @@ void read_selector(TomlReader& r, const toml::table& t, Target& target) {
         target.selector.kind = kind;
         std::string ctx = "target '" + target.name + "'." + std::string(key);
         if (kind == SelectorKind::deployment) {
-            if (auto idx = r.integer(t, key, ctx, Required::yes))
-                target.selector.index = static_cast<int>(r.at_least(t, key, *idx, 0, ctx));
+            target.selector.index = r.int_in(t, key, ctx, 0, 999, Required::yes).value_or(-1);
         } else if (auto v = r.string(t, key, ctx, Required::yes)) {
             target.selector.value = *v;
             if (v->empty())
@@ -139,22 +138,18 @@ void read_conditions(TomlReader& r, const toml::table& root, Conditions& c) {
                            std::vector<std::pair<std::string_view, std::string>>{
                                {"", ""}, {"disabled", "disabled"}, {"enabled", "enabled"}})
                       .value_or("");
-    if (auto v = r.integer(*t, "settle_s", "conditions.settle_s"))
-        c.settle_s = static_cast<int>(r.at_least(*t, "settle_s", *v, 0, "conditions.settle_s"));
-    c.max_start_temp_c = r.number(*t, "max_start_temp_c", "conditions.max_start_temp_c")
+    c.settle_s = r.int_in(*t, "settle_s", "conditions.settle_s", 0, kMaxSeconds).value_or(c.settle_s);
+    c.max_start_temp_c = r.number(*t, "max_start_temp_c", "conditions.max_start_temp_c", {0, 200})
                              .value_or(c.max_start_temp_c);
-    if (auto v = r.integer(*t, "temp_wait_timeout_s", "conditions.temp_wait_timeout_s"))
-        c.temp_wait_timeout_s = static_cast<int>(
-            r.at_least(*t, "temp_wait_timeout_s", *v, 0, "conditions.temp_wait_timeout_s"));
+    c.temp_wait_timeout_s =
+        r.int_in(*t, "temp_wait_timeout_s", "conditions.temp_wait_timeout_s", 0, kMaxSeconds)
+            .value_or(c.temp_wait_timeout_s);
     c.on_temp_timeout = r.choice(*t, "on_temp_timeout", "conditions.on_temp_timeout",
                                  std::vector<std::pair<std::string_view, OnTempTimeout>>{
                                      {"run", OnTempTimeout::run}, {"fail", OnTempTimeout::fail}})
                             .value_or(OnTempTimeout::run);
-    if (auto band = r.number(*t, "start_temp_band_c", "conditions.start_temp_band_c")) {
-        if (*band <= 0)
-            r.error_at(*t, "start_temp_band_c", "conditions.start_temp_band_c must be above 0");
-        c.start_temp_band_c = band;
-    }
+    c.start_temp_band_c =
+        r.number(*t, "start_temp_band_c", "conditions.start_temp_band_c", {0, 100, true});
 }
 
 void read_load(TomlReader& r, const toml::table& root, Load& load) {
@@ -166,7 +161,8 @@ void read_load(TomlReader& r, const toml::table& root, Load& load) {
     if (!n)
         return;
     if (auto i = n->value_exact<int64_t>()) {
-        load.count = static_cast<int>(r.at_least(*t, "cpu_workers", *i, 0, "load.cpu_workers"));
+        if (r.in_range(*t, "cpu_workers", *i, {0, 4096}, "load.cpu_workers"))
+            load.count = static_cast<int>(*i);
         load.kind = load.count == 0 ? Load::Kind::none : Load::Kind::count;
         return;
     }
@@ -180,6 +176,18 @@ void read_load(TomlReader& r, const toml::table& root, Load& load) {
     else
         r.error_at(*t, "cpu_workers",
                    "load.cpu_workers must be \"half\", \"all\" or a whole number of workers");
+}
+
+// Every run is a boot: the product bounds the plan, the state and the report.
+void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
+    size_t total = static_cast<size_t>(e.runs) * e.targets.size();
+    const toml::table* t = root.get_as<toml::table>("experiment");
+    if (t && total > static_cast<size_t>(kMaxPlannedRuns))
+        r.error_at(*t, "runs",
+                   "experiment.runs x targets is " + std::to_string(e.runs) + " x " +
+                       std::to_string(e.targets.size()) + " = " + std::to_string(total) +
+                       " runs, more than " + std::to_string(kMaxPlannedRuns) +
+                       ": lower runs or split the experiment");
 }
 
 } // namespace
@@ -198,16 +206,21 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
                  {"experiment", "target", "conditions", "load", "bench", "report", "notify"});
     read_experiment_table(r, root, e);
     read_targets(r, root, e);
+    check_size(r, root, e);
     read_conditions(r, root, e.conditions);
     read_load(r, root, e.load);
     read_benches(r, root, e);
     read_report_and_notify(r, root, e);
     check_cross_references(r, root, e);
     r.throw_if_errors();
-    return e.quick ? quick_version(std::move(e)) : e;
+    bool quick = e.quick;
+    e.quick = false; // set by quick_version, once it has scaled the times down
+    return quick ? quick_version(std::move(e)) : e;
 }
 
 Experiment quick_version(Experiment e) {
+    if (e.quick)
+        return e;
     e.quick = true;
     e.conditions.settle_s = 0;
     e.conditions.temp_wait_timeout_s = std::min(e.conditions.temp_wait_timeout_s, 10);

@@ -13,6 +13,13 @@ struct SourcePos {
     int column = 0;
 };
 
+// Limits on the experiment file: each bounds what a value can make bootbench
+// allocate or wait for. The README lists every key's range.
+inline constexpr int kMaxRuns = 1000;          // experiment.runs, per target
+inline constexpr int kMaxPlannedRuns = 10000;  // runs x targets
+inline constexpr int kMaxBenches = 100;        // [[bench]] tables
+inline constexpr int kMaxSeconds = 86400;      // every *_s key: one day
+
 enum class Order { blocked, interleaved, counterbalanced, random };
 enum class SelectorKind { image, refspec, checksum, deployment };
 enum class Better { lower, higher };
@@ -133,7 +140,8 @@ const char* to_string(Better better);
 // experiment.name and target.name: [a-z0-9][a-z0-9._-]{0,63}, and never "..".
 bool is_valid_name(const std::string& name);
 
-// Scales run times down for rehearsals: no settling, short benches.
+// Scales run times down for rehearsals: no settling, short benches. Applied
+// once: an experiment that is already quick comes back unchanged.
 Experiment quick_version(Experiment e);
 
 // Parses and validates an experiment file's text. Throws bootbench::Error

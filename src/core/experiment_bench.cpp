@@ -12,12 +12,13 @@ namespace {
 const std::vector<std::pair<std::string_view, BenchKind>> kBenchKinds(std::begin(kBenchKindNames),
                                                                       std::end(kBenchKindNames));
 
-int read_positive(TomlReader& r, const toml::table& t, std::string_view key, const std::string& ctx,
-                  int fallback, int min = 1) {
-    auto v = r.integer(t, key, ctx + "." + std::string(key));
-    return v ? static_cast<int>(r.at_least(t, key, *v, min, ctx + "." + std::string(key)))
-             : fallback;
+int read_int(TomlReader& r, const toml::table& t, std::string_view key, const std::string& ctx,
+             int fallback, int min, int max) {
+    return r.int_in(t, key, ctx + "." + std::string(key), min, max).value_or(fallback);
 }
+
+// Thread counts passed to the benchmarks (0 = the bench's own default).
+constexpr int kMaxThreads = 4096;
 
 void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
     const toml::array* arr = r.optional_table_array(t, "metric", ctx + ".metric");
@@ -54,23 +55,23 @@ void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::st
     switch (b.kind) {
     case BenchKind::perf_sched_pipe:
         r.allow_keys(t, ctx, {"kind", "name", "loops", "timeout_s"});
-        b.loops = read_positive(r, t, "loops", ctx, 1000000);
+        b.loops = read_int(r, t, "loops", ctx, 1000000, 1, 1000000000);
         break;
     case BenchKind::perf_sched_messaging:
         r.allow_keys(t, ctx, {"kind", "name", "groups", "loops", "timeout_s"});
-        b.groups = read_positive(r, t, "groups", ctx, 20);
-        b.loops = read_positive(r, t, "loops", ctx, 1000);
+        b.groups = read_int(r, t, "groups", ctx, 20, 1, 1000);
+        b.loops = read_int(r, t, "loops", ctx, 1000, 1, 1000000);
         break;
     case BenchKind::sysbench_threads:
         r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "timeout_s"});
-        b.runtime_s = read_positive(r, t, "runtime_s", ctx, 30);
-        b.threads = read_positive(r, t, "threads", ctx, 0, 0);
+        b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
+        b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
         break;
     case BenchKind::schbench:
         r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s"});
-        b.runtime_s = read_positive(r, t, "runtime_s", ctx, 30);
-        b.threads = read_positive(r, t, "threads", ctx, 0, 0);
-        b.message_threads = read_positive(r, t, "message_threads", ctx, 0, 0);
+        b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
+        b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
+        b.message_threads = read_int(r, t, "message_threads", ctx, 0, 0, kMaxThreads);
         break;
     case BenchKind::command:
         r.allow_keys(t, ctx, {"kind", "name", "argv", "timeout_s", "metric"});
@@ -84,7 +85,7 @@ void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::st
         read_metric_specs(r, t, b, ctx);
         break;
     }
-    b.timeout_s = read_positive(r, t, "timeout_s", ctx, 0);
+    b.timeout_s = read_int(r, t, "timeout_s", ctx, 0, 1, kMaxSeconds);
 }
 
 } // namespace
@@ -93,6 +94,11 @@ void read_benches(TomlReader& r, const toml::table& root, Experiment& e) {
     const toml::array* arr = r.require_table_array(root, "bench", "[[bench]]");
     if (!arr)
         return;
+    if (arr->size() > static_cast<size_t>(kMaxBenches)) {
+        r.error_at(root, "bench", std::to_string(arr->size()) + " [[bench]] tables, more than " +
+                                      std::to_string(kMaxBenches) + ": split the suite");
+        return;
+    }
     std::set<std::string> names;
     for (const auto& node : *arr) {
         const toml::table& t = *node.as_table();
@@ -160,12 +166,15 @@ void check_cross_references(TomlReader& r, const toml::table& root, const Experi
             if (!metric_keys.insert(m.key).second)
                 r.error_at(m.pos, "metric key '" + m.key + "' is defined twice");
     const toml::table* rep = root.get_as<toml::table>("report");
+    // Built once, and only for a plan within bounds (a larger one is refused already).
+    bool bounded = static_cast<size_t>(e.runs) * e.targets.size() <= static_cast<size_t>(kMaxPlannedRuns);
+    std::set<std::string> run_ids;
+    for (const auto& t : e.targets)
+        for (int k = 1; bounded && k <= e.runs && !e.report.exclude.empty(); ++k)
+            run_ids.insert(t.name + "-" + std::to_string(k));
     for (const auto& id : e.report.exclude) {
-        bool known = false;
-        for (const auto& t : e.targets)
-            for (int k = 1; k <= e.runs; ++k)
-                known = known || id == t.name + "-" + std::to_string(k);
-        if (!known && rep && !e.targets.empty())
+        bool known = run_ids.count(id) > 0;
+        if (!known && bounded && rep && !e.targets.empty())
             r.error_at(*rep, "exclude",
                        "report.exclude: '" + id + "' is not a run of this experiment (run ids look like '" +
                            e.targets.front().name + "-1')");

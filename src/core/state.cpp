@@ -110,6 +110,7 @@ State initial_state(const Experiment& e, const std::vector<PlannedRun>& plan,
     s.started_at = now;
     s.max_attempts = e.max_attempts;
     s.on_boot_failure = e.on_boot_failure;
+    s.quick = e.quick;
     for (const auto& p : plan)
         s.runs.push_back({p.run_id, p.target, SlotStatus::pending, 0, "", 0});
     s.targets = std::move(targets);
@@ -243,6 +244,7 @@ nlohmann::json to_json(const State& s) {
             {"targets", targets},
             {"stop_reason", s.stop_reason},
             {"aborted", s.aborted},
+            {"quick", s.quick},
             {"images", s.images}};
 }
 
@@ -279,6 +281,7 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     }
     s.stop_reason = r.str_or("stop_reason", "");
     s.aborted = r.has("aborted") && r.boolean("aborted");
+    s.quick = r.has("quick") && r.boolean("quick");
     s.images = r.has("images") ? r.object("images") : nlohmann::json::object();
     return s;
 }

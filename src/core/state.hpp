@@ -61,6 +61,7 @@ struct State {
     std::vector<TargetState> targets;
     std::string stop_reason;     // why the experiment ended early, if it did
     bool aborted = false;        // `bootbench abort` asked for the end
+    bool quick = false;          // a rehearsal (simulate --quick): every boot applies quick_version
     // Image targets' digests as resolved at start: target -> core::ResolvedImage JSON.
     nlohmann::json images = nlohmann::json::object();
 

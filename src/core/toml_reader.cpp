@@ -3,6 +3,8 @@
 #include "core/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <sstream>
 
 namespace bootbench::core {
 
@@ -34,6 +36,32 @@ size_t edit_distance(std::string_view a, std::string_view b) {
         }
     }
     return row[b.size()];
+}
+
+std::string number_text(double v) {
+    std::ostringstream s;
+    s << v; // "nan", "inf", "-0.5", "1e+300"
+    return s.str();
+}
+
+// C0 controls, DEL and the C1 controls (U+0080..U+009F, two bytes in UTF-8)
+// that values from the file may hold: a NUL would cut the message where main
+// prints it, an escape sequence would drive the terminal.
+std::string escape_controls(std::string_view s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        bool c1 = c == 0xc2 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xe0) == 0x80;
+        if (c >= 0x20 && c != 0x7f && !c1) {
+            out += s[i];
+            continue;
+        }
+        unsigned code = c1 ? static_cast<unsigned char>(s[++i]) : c;
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04X", code);
+        out += buf;
+    }
+    return out;
 }
 
 } // namespace
@@ -163,16 +191,33 @@ std::optional<std::string> TomlReader::string(const toml::table& t, std::string_
 }
 
 std::optional<int64_t> TomlReader::integer(const toml::table& t, std::string_view key,
-                                           const std::string& context, Required req) {
+                                           const std::string& context, IntRange range, Required req) {
     auto n = typed(t, key, context, req, [](const toml::node& x) { return x.is_integer(); },
                    "a whole number");
-    return n ? n->value<int64_t>() : std::nullopt;
+    if (!n)
+        return std::nullopt;
+    int64_t value = n->as_integer()->get();
+    return in_range(t, key, value, range, context) ? std::optional(value) : std::nullopt;
+}
+
+std::optional<int> TomlReader::int_in(const toml::table& t, std::string_view key,
+                                      const std::string& context, int min, int max, Required req) {
+    auto v = integer(t, key, context, {min, max}, req);
+    return v ? std::optional(static_cast<int>(*v)) : std::nullopt;
 }
 
 std::optional<double> TomlReader::number(const toml::table& t, std::string_view key,
-                                         const std::string& context, Required req) {
+                                         const std::string& context, NumberRange range, Required req) {
     auto n = typed(t, key, context, req, [](const toml::node& x) { return x.is_number(); }, "a number");
-    return n ? n->value<double>() : std::nullopt;
+    if (!n)
+        return std::nullopt;
+    double v = *n->value<double>();
+    if ((range.min_excluded ? v > range.min : v >= range.min) && v <= range.max)
+        return v; // false for NaN
+    error_at(t, key, context + " must be " + (range.min_excluded ? "above " : "between ") +
+                         number_text(range.min) + (range.min_excluded ? " and at most " : " and ") +
+                         number_text(range.max) + " (got " + number_text(v) + ")");
+    return std::nullopt;
 }
 
 std::optional<bool> TomlReader::boolean(const toml::table& t, std::string_view key,
@@ -199,12 +244,13 @@ std::vector<std::string> TomlReader::string_array(const toml::table& t, std::str
     return out;
 }
 
-int64_t TomlReader::at_least(const toml::table& t, std::string_view key, int64_t value, int64_t min,
-                             const std::string& context) {
-    if (value < min)
-        error_at(t, key, context + " must be at least " + std::to_string(min) + ", not " +
-                             std::to_string(value));
-    return std::max(value, min);
+bool TomlReader::in_range(const toml::table& t, std::string_view key, int64_t value, IntRange range,
+                          const std::string& context) {
+    if (value >= range.min && value <= range.max)
+        return true;
+    error_at(t, key, context + " must be between " + std::to_string(range.min) + " and " +
+                         std::to_string(range.max) + " (got " + std::to_string(value) + ")");
+    return false;
 }
 
 void TomlReader::check_name(const toml::table& t, std::string_view key, const std::string& name,
@@ -224,8 +270,8 @@ void TomlReader::throw_if_errors() {
     });
     std::string text;
     for (const auto& [pos, message] : errors_)
-        text += (text.empty() ? "" : "\n") + file_ + ":" + std::to_string(pos.line) + ":" +
-                std::to_string(pos.column) + ": " + message;
+        text += (text.empty() ? "" : "\n") + escape_controls(file_) + ":" + std::to_string(pos.line) +
+                ":" + std::to_string(pos.column) + ": " + escape_controls(message);
     throw input_error(text);
 }
 

@@ -16,6 +16,19 @@ namespace bootbench::core {
 
 enum class Required { no, yes };
 
+// The whole numbers a key accepts, both ends included.
+struct IntRange {
+    int64_t min;
+    int64_t max;
+};
+
+// The numbers a float key accepts; NaN is never in a range.
+struct NumberRange {
+    double min;
+    double max;
+    bool min_excluded = false; // "above min" instead of "at least min"
+};
+
 class TomlReader {
 public:
     explicit TomlReader(std::string file_name) : file_(std::move(file_name)) {}
@@ -44,11 +57,18 @@ public:
 
     std::optional<std::string> string(const toml::table& t, std::string_view key,
                                       const std::string& context, Required req = Required::no);
+    // Checked against `range` on the file's 64-bit value, before any
+    // conversion: nullopt (and an error) when outside.
     std::optional<int64_t> integer(const toml::table& t, std::string_view key,
-                                   const std::string& context, Required req = Required::no);
-    // A float or an integer.
+                                   const std::string& context, IntRange range,
+                                   Required req = Required::no);
+    // For int fields: the bounds are ints, so a value in range always fits.
+    std::optional<int> int_in(const toml::table& t, std::string_view key, const std::string& context,
+                              int min, int max, Required req = Required::no);
+    // A float or an integer within `range`.
     std::optional<double> number(const toml::table& t, std::string_view key,
-                                 const std::string& context, Required req = Required::no);
+                                 const std::string& context, NumberRange range,
+                                 Required req = Required::no);
     std::optional<bool> boolean(const toml::table& t, std::string_view key,
                                 const std::string& context, Required req = Required::no);
     std::vector<std::string> string_array(const toml::table& t, std::string_view key,
@@ -70,13 +90,15 @@ public:
         return std::nullopt;
     }
 
-    int64_t at_least(const toml::table& t, std::string_view key, int64_t value, int64_t min,
-                     const std::string& context);
+    // False (and "CONTEXT must be between MIN and MAX (got VALUE)") when outside.
+    bool in_range(const toml::table& t, std::string_view key, int64_t value, IntRange range,
+                  const std::string& context);
     void check_name(const toml::table& t, std::string_view key, const std::string& name,
                     const std::string& context);
 
     bool has_errors() const { return !errors_.empty(); }
-    // Throws bootbench::Error (exit 2) with every error, in file order.
+    // Throws bootbench::Error (exit 2) with every error, in file order, its
+    // control characters written as TOML escapes (\u0000).
     void throw_if_errors();
 
 private:

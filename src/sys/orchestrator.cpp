@@ -48,13 +48,16 @@ std::vector<core::DeploymentRef> all_deployments(Host& host) {
     return out;
 }
 
-core::Experiment load_saved_experiment(const StatePaths& paths) {
-    return core::parse_experiment(read_text_file(paths.experiment()), paths.experiment().string());
+// The file as written; a rehearsal's quick comes from the state, not the text.
+core::Experiment load_saved_experiment(const StatePaths& paths, const core::State& state) {
+    core::Experiment e =
+        core::parse_experiment(read_text_file(paths.experiment()), paths.experiment().string());
+    return state.quick ? core::quick_version(std::move(e)) : e;
 }
 
 Context open_context(Host& host, Clock& clock, core::State state) {
     StatePaths paths{host.state_dir()};
-    core::Experiment e = load_saved_experiment(paths);
+    core::Experiment e = load_saved_experiment(paths, state);
     RunLog log(paths.results(state.experiment) / "bootbench.log", clock);
     ExperimentNotifier notify(e, clock);
     return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify)};

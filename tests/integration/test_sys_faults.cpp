@@ -233,7 +233,7 @@ TEST_CASE("experiment file errors come before anything is touched", "[faults][cl
         CHECK(r.status == 2);
         CHECK(r.err.find("bootbench: error: " + path.string() + ":1:1: missing experiment.baseline\n") == 0);
         CHECK(r.err.find("\n" + path.string() + ":1:1: missing [[target]] tables\n") != std::string::npos);
-        CHECK(r.err.find("\n" + path.string() + ":3:1: experiment.runs must be at least 1, not 0\n") != std::string::npos);
+        CHECK(r.err.find("\n" + path.string() + ":3:1: experiment.runs must be between 1 and 1000 (got 0)\n") != std::string::npos);
     }
     CHECK(tree_listing(sb.layout.sysroot) == before);
     CliResult missing = run_cli({"plan", (sb.dir / "nope.toml").string()});

@@ -92,7 +92,7 @@ TEST_CASE("wrong types say what was expected", "[experiment]") {
 
 TEST_CASE("runs must be at least one", "[experiment]") {
     CHECK(error_of(replace(kValid, "runs = 2", "runs = 0")) ==
-          "exp.toml:3:1: experiment.runs must be at least 1, not 0");
+          "exp.toml:3:1: experiment.runs must be between 1 and 1000 (got 0)");
 }
 
 TEST_CASE("missing tables and keys", "[experiment]") {
@@ -207,4 +207,169 @@ TEST_CASE("the shipped configs are valid", "[experiment]") {
         std::fclose(f);
         CHECK_NOTHROW(parse_experiment(text, path));
     }
+}
+
+namespace {
+
+// kValid with `line` added to [experiment] (as its line 4).
+std::string with_experiment_key(const std::string& line) {
+    return replace(kValid, "runs = 2\n", "runs = 2\n" + line + "\n");
+}
+
+// kValid with its one bench replaced by `bench` (from line 16 on).
+std::string with_bench(const std::string& bench) {
+    return replace(kValid, "kind = \"perf-sched-pipe\"\n", bench + "\n");
+}
+
+// A valid experiment with `count` deployment targets and `runs` runs each.
+std::string with_targets(int count, int runs) {
+    std::string text = "[experiment]\nname = \"many\"\nruns = " + std::to_string(runs) +
+                       "\nbaseline = \"t0\"\n";
+    for (int i = 0; i < count; ++i)
+        text += "[[target]]\nname = \"t" + std::to_string(i) + "\"\ndeployment = " + std::to_string(i) + "\n";
+    return text + "[[bench]]\nkind = \"schbench\"\n";
+}
+
+} // namespace
+
+// The repros of the "hostile inputs" issue: values that wrapped when cast to int.
+TEST_CASE("[experiment] integers are checked on the 64-bit value", "[experiment][range]") {
+    CHECK(error_of(replace(kValid, "runs = 2", "runs = 4294967296")) ==
+          "exp.toml:3:1: experiment.runs must be between 1 and 1000 (got 4294967296)");
+    CHECK(error_of(replace(kValid, "runs = 2", "runs = 2147483647")) ==
+          "exp.toml:3:1: experiment.runs must be between 1 and 1000 (got 2147483647)");
+    CHECK(error_of(replace(kValid, "runs = 2", "runs = -9223372036854775808")) ==
+          "exp.toml:3:1: experiment.runs must be between 1 and 1000 (got -9223372036854775808)");
+    CHECK(error_of(with_experiment_key("max_attempts = 4294967296")) ==
+          "exp.toml:4:1: experiment.max_attempts must be between 1 and 100 (got 4294967296)");
+    CHECK(error_of(with_experiment_key("max_attempts = 0")) ==
+          "exp.toml:4:1: experiment.max_attempts must be between 1 and 100 (got 0)");
+    CHECK(error_of(with_experiment_key("seed = -1")) ==
+          "exp.toml:4:1: experiment.seed must be between 0 and 9223372036854775807 (got -1)");
+}
+
+TEST_CASE("the largest values in range are kept exactly", "[experiment][range]") {
+    Experiment e = parse_experiment(
+        replace(with_experiment_key("seed = 9223372036854775807\nmax_attempts = 100"), "runs = 2",
+                "runs = 1000") +
+            "[conditions]\nsettle_s = 86400\ntemp_wait_timeout_s = 86400\nmax_start_temp_c = 200.0\n",
+        "exp.toml");
+    CHECK(e.runs == 1000);
+    CHECK(e.seed == 9223372036854775807ULL);
+    CHECK(e.max_attempts == 100);
+    CHECK(e.conditions.settle_s == 86400);
+    CHECK(e.conditions.temp_wait_timeout_s == 86400);
+    Experiment d = parse_experiment(replace(kValid, "refspec = \"fedora:fedora/x86_64/silverblue\"",
+                                            "deployment = 999"),
+                                    "exp.toml");
+    CHECK(d.targets[0].selector.index == 999);
+}
+
+TEST_CASE("target.deployment is an index from 0 to 999", "[experiment][range]") {
+    const std::string refspec = "refspec = \"fedora:fedora/x86_64/silverblue\"";
+    CHECK(error_of(replace(kValid, refspec, "deployment = 4294967296")) ==
+          "exp.toml:8:1: target 'a'.deployment must be between 0 and 999 (got 4294967296)");
+    CHECK(error_of(replace(kValid, refspec, "deployment = -1")) ==
+          "exp.toml:8:1: target 'a'.deployment must be between 0 and 999 (got -1)");
+}
+
+TEST_CASE("[conditions] and [load] numbers have ranges", "[experiment][range]") {
+    CHECK(error_of(kValid + "[conditions]\nsettle_s = 4294967295\n") ==
+          "exp.toml:18:1: conditions.settle_s must be between 0 and 86400 (got 4294967295)");
+    CHECK(error_of(kValid + "[conditions]\nsettle_s = -1\n") ==
+          "exp.toml:18:1: conditions.settle_s must be between 0 and 86400 (got -1)");
+    CHECK(error_of(kValid + "[conditions]\ntemp_wait_timeout_s = 86401\n") ==
+          "exp.toml:18:1: conditions.temp_wait_timeout_s must be between 0 and 86400 (got 86401)");
+    CHECK(error_of(kValid + "[conditions]\nmax_start_temp_c = nan\n") ==
+          "exp.toml:18:1: conditions.max_start_temp_c must be between 0 and 200 (got nan)");
+    CHECK(error_of(kValid + "[conditions]\nmax_start_temp_c = inf\n") ==
+          "exp.toml:18:1: conditions.max_start_temp_c must be between 0 and 200 (got inf)");
+    CHECK(error_of(kValid + "[conditions]\nmax_start_temp_c = -0.5\n") ==
+          "exp.toml:18:1: conditions.max_start_temp_c must be between 0 and 200 (got -0.5)");
+    CHECK(error_of(kValid + "[conditions]\nstart_temp_band_c = nan\n") ==
+          "exp.toml:18:1: conditions.start_temp_band_c must be above 0 and at most 100 (got nan)");
+    CHECK(error_of(kValid + "[conditions]\nstart_temp_band_c = 0\n") ==
+          "exp.toml:18:1: conditions.start_temp_band_c must be above 0 and at most 100 (got 0)");
+    CHECK(error_of(kValid + "[load]\ncpu_workers = 4294967296\n") ==
+          "exp.toml:18:1: load.cpu_workers must be between 0 and 4096 (got 4294967296)");
+    CHECK(error_of(kValid + "[load]\ncpu_workers = -1\n") ==
+          "exp.toml:18:1: load.cpu_workers must be between 0 and 4096 (got -1)");
+}
+
+TEST_CASE("[[bench]] numbers have ranges", "[experiment][range]") {
+    const std::string pipe = "kind = \"perf-sched-pipe\"\n";
+    CHECK(error_of(with_bench(pipe + "timeout_s = 4294967297")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.timeout_s must be between 1 and 86400 (got 4294967297)");
+    CHECK(error_of(with_bench(pipe + "timeout_s = 0")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.timeout_s must be between 1 and 86400 (got 0)");
+    CHECK(error_of(with_bench(pipe + "loops = 4294967296")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.loops must be between 1 and 1000000000 (got 4294967296)");
+    const std::string msg = "kind = \"perf-sched-messaging\"\n";
+    CHECK(error_of(with_bench(msg + "groups = 1001")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-messaging'.groups must be between 1 and 1000 (got 1001)");
+    CHECK(error_of(with_bench(msg + "loops = 1000001")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-messaging'.loops must be between 1 and 1000000 (got 1000001)");
+    const std::string sysbench = "kind = \"sysbench-threads\"\n";
+    CHECK(error_of(with_bench(sysbench + "runtime_s = 4294967297")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.runtime_s must be between 1 and 86400 (got 4294967297)");
+    CHECK(error_of(with_bench(sysbench + "threads = 4097")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.threads must be between 0 and 4096 (got 4097)");
+    const std::string sch = "kind = \"schbench\"\n";
+    CHECK(error_of(with_bench(sch + "message_threads = -1")) ==
+          "exp.toml:17:1: [[bench]] 'schbench'.message_threads must be between 0 and 4096 (got -1)");
+    CHECK(error_of(with_bench(sch + "threads = 4294967296")) ==
+          "exp.toml:17:1: [[bench]] 'schbench'.threads must be between 0 and 4096 (got 4294967296)");
+    CHECK(error_of(with_bench(sch + "runtime_s = 0")) ==
+          "exp.toml:17:1: [[bench]] 'schbench'.runtime_s must be between 1 and 86400 (got 0)");
+}
+
+TEST_CASE("runs x targets is bounded, so a plan never allocates millions of runs", "[experiment][range]") {
+    CHECK(parse_experiment(with_targets(10, 1000), "exp.toml").targets.size() == 10);
+    CHECK(error_of(with_targets(11, 1000)) ==
+          "exp.toml:3:1: experiment.runs x targets is 1000 x 11 = 11000 runs, more than 10000: "
+          "lower runs or split the experiment");
+}
+
+TEST_CASE("an experiment has at most 100 [[bench]] tables", "[experiment][range]") {
+    std::string benches;
+    for (int i = 0; i < 101; ++i)
+        benches += "[[bench]]\nkind = \"schbench\"\nname = \"s" + std::to_string(i) + "\"\n";
+    std::string text = replace(kValid, "[[bench]]\nkind = \"perf-sched-pipe\"\n", benches);
+    CHECK(error_of(text) == "exp.toml:15:3: 101 [[bench]] tables, more than 100: split the suite");
+}
+
+// Values echoed in messages may hold any character a TOML escape can write;
+// main prints the message as a C string, so a NUL would cut it.
+TEST_CASE("control characters echoed in errors are escaped", "[experiment]") {
+    const std::string why = "' is not a valid name: use 1 to 64 of a-z, 0-9, '.', '_', '-', "
+                            "starting with a letter or digit, without '/' or '..'";
+    CHECK(error_of(replace(kValid, "name = \"kern-ab\"", R"(name = "a\u0000b\u001b[31m\n")")) ==
+          "exp.toml:2:1: experiment.name 'a\\u0000b\\u001B[31m\\u000A" + why);
+    CHECK(error_of(with_experiment_key(R"("x\u0000y" = 1)")) ==
+          "exp.toml:4:1: unknown key 'x\\u0000y' in [experiment]");
+    CHECK(error_of(with_experiment_key("order = \"\\u007f\"")) ==
+          "exp.toml:4:1: experiment.order must be one of \"blocked\", \"interleaved\", "
+          "\"counterbalanced\", \"random\", not \"\\u007F\"");
+}
+
+TEST_CASE("a NUL byte in the file is a syntax error at its position", "[experiment]") {
+    std::string nul(1, '\0');
+    CHECK(error_of(replace(kValid, "runs = 2", "runs = 2 # a" + nul + "b")) ==
+          "exp.toml:3:13: syntax error: Error while parsing comment: control characters other "
+          "than TAB (U+0009) are explicitly prohibited in comments");
+    std::string err = error_of(replace(kValid, "kern-ab", "kern" + nul + "ab"));
+    CHECK(err.rfind("exp.toml:2:13: syntax error: ", 0) == 0);
+    CHECK(err.find('\0') == std::string::npos);
+}
+
+// `plan --quick` on a file with quick = true, or a rehearsal's state on such a
+// file, must not scale the run times down twice.
+TEST_CASE("quick applies once, from the file, a flag, or both", "[experiment]") {
+    Experiment once = quick_version(parse_experiment(kValid, "exp.toml"));
+    CHECK(once.quick);
+    CHECK(once.benches[0].loops == 20000);
+    CHECK(quick_version(once).benches[0].loops == 20000);
+    Experiment in_file = parse_experiment(with_experiment_key("quick = true"), "exp.toml");
+    CHECK(in_file.benches[0].loops == 20000);
+    CHECK(quick_version(in_file).benches[0].loops == 20000);
 }

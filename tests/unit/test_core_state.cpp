@@ -121,6 +121,19 @@ TEST_CASE("state survives a JSON round trip", "[state]") {
     CHECK(back.targets[1].was_pinned);
 }
 
+// simulate --quick is carried by the state: the saved experiment file stays as written.
+TEST_CASE("a quick rehearsal is kept in the state; older states are not quick", "[state]") {
+    Experiment e;
+    e.name = "x";
+    e.quick = true;
+    State s = initial_state(e, {}, {}, kOther, "2026-11-30T10:00:00+00:00");
+    CHECK(s.quick);
+    CHECK(state_from_json(to_json(s), "state.json").quick);
+    nlohmann::json old = to_json(two_by_two());
+    old.erase("quick");
+    CHECK_FALSE(state_from_json(old, "state.json").quick);
+}
+
 TEST_CASE("a corrupt state names the file and the field", "[state]") {
     nlohmann::json j = to_json(two_by_two());
     auto error_of = [](const nlohmann::json& doc) {

@@ -20,6 +20,7 @@ const char* kLiteral = R"({
   "on_boot_failure": "stop",
   "original_default": {"checksum": "cccc", "serial": 1, "stateroot": "os"},
   "phase": "finishing",
+  "quick": true,
   "runs": [
     {"attempts": 2, "failure": "crashed", "run": "a-1", "seconds": 0, "status": "failed", "target": "a"},
     {"attempts": 1, "failure": "", "run": "b-1", "seconds": 12.5, "status": "done", "target": "b"}
@@ -45,6 +46,7 @@ State literal_state() {
     s.on_boot_failure = OnBootFailure::stop;
     s.original_default = {"os", "cccc", 1};
     s.phase = Phase::finishing;
+    s.quick = true;
     s.runs = {{"a-1", "a", SlotStatus::failed, 2, "crashed", 0}, {"b-1", "b", SlotStatus::done, 1, "", 12.5}};
     s.started_at = "2026-11-30T10:00:00+00:00";
     s.stop_reason = "aborted by the user";
@@ -70,6 +72,7 @@ TEST_CASE("state_from_json reads every state field under its name", "[state]") {
     CHECK(s.on_boot_failure == OnBootFailure::stop);
     CHECK(s.original_default == DeploymentRef{"os", "cccc", 1});
     CHECK(s.phase == Phase::finishing);
+    CHECK(s.quick);
     REQUIRE(s.runs.size() == 2);
     CHECK(s.runs[0].run_id == "a-1");
     CHECK(s.runs[0].target == "a");
