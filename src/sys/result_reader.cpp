@@ -3,6 +3,7 @@
 #include "core/parallel.hpp"
 
 #include "core/error.hpp"
+#include "core/json_bounds.hpp"
 #include "core/published.hpp"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ std::optional<core::RunResult> parse_result(const fs::path& path, Origin origin)
     const std::string where = path.string();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(read_input(path));
+        j = core::parse_bounded_json(read_input(path), where);
     } catch (const nlohmann::json::parse_error& e) {
         throw input_error(where + ": not valid JSON (" + e.what() + "); fix or remove the file");
     }
