@@ -4,12 +4,14 @@
 #include "core/error.hpp"
 #include "core/published.hpp"
 #include "core/report.hpp"
+#include "error_of.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 using namespace bootbench::core;
+using bootbench::test::error_of;
 #if __has_include(<catch2/catch_all.hpp>)
 using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
 #endif
@@ -243,4 +245,13 @@ TEST_CASE("published README: the reason is one line without the median preamble"
     CHECK(ex[0].reason == "excluded by the publisher (R.md): too hot");
     CHECK(ex[1].run == "c-1");
     CHECK(ex[1].reason == "excluded by the publisher (R.md): (noisy)");
+}
+
+TEST_CASE("published README: a paragraph PCRE2 gives up on names the file", "[report][published]") {
+    std::string lines;
+    for (int i = 0; i < 200000; ++i)
+        lines += "\n x";
+    CHECK(error_of([&] { published_exclusions("`a-1.json` was excluded" + lines, "README.md"); }) ==
+          "README.md: cannot read the exclusions (matching depth limit exceeded); shorten the "
+          "paragraph after 'was excluded'");
 }
