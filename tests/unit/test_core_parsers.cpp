@@ -209,3 +209,11 @@ TEST_CASE("command: catastrophic backtracking stops at the match limit with the 
     auto none = collect_metrics(cmd, std::string(28, 'a') + "\n", "", "x");
     CHECK(none.missing[0].reason == "bench 'slow': regex '(a|a)*b([0-9])' found no number in its output (see x)");
 }
+
+TEST_CASE("command: a metric regex sees the first 64 KiB of a line") {
+    std::vector<MetricSpec> specs = {spec("t", "took ([0-9]+)")};
+    std::string pad(kMaxMetricLine, 'x');
+    CHECK(get(parse_command("took 5 " + pad + "\n", specs).values, "t") == 5);
+    CHECK_FALSE(get(parse_command(pad + " took 5\ntook 6\n", specs).values, "t") == 5);
+    CHECK(get(parse_command(pad + " took 5\ntook 6\n", specs).values, "t") == 6);
+}
