@@ -29,7 +29,8 @@ void check_metric_regex(TomlReader& r, const toml::table& mt, const std::string&
         if (!regex.empty() && re.capture_count() < 1)
             r.error_at(mt, "regex", ctx + ".metric.regex needs one capture group for the value");
     } catch (const Error& e) {
-        r.error_at(mt, "regex", ctx + ".metric.regex is not a valid regular expression: " + e.what());
+        r.error_at(mt, "regex",
+                   ctx + ".metric.regex is not a valid regular expression: " + e.what());
     }
 }
 

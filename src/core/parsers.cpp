@@ -110,8 +110,7 @@ std::optional<std::pair<std::string, double>> schbench_percentile(std::string_vi
     return std::make_pair(pct, *v);
 }
 
-template <typename T>
-const T* find_key(const std::vector<T>& items, const std::string& key) {
+template <typename T> const T* find_key(const std::vector<T>& items, const std::string& key) {
     for (const auto& x : items)
         if (x.key == key)
             return &x;
@@ -209,8 +208,8 @@ std::vector<MetricValue> parse_schbench(std::string_view out) {
 }
 
 // The first line `re` matches: capture group 1 as a number, or why not.
-void search_lines(const MetricSpec& spec, const Regex& re, const std::vector<std::string_view>& lines,
-                  ParsedOutput& out) {
+void search_lines(const MetricSpec& spec, const Regex& re,
+                  const std::vector<std::string_view>& lines, ParsedOutput& out) {
     for (auto line : lines) {
         RegexMatch m = re.search(line.substr(0, kMaxMetricLine));
         if (m.outcome == RegexMatch::Outcome::gave_up) {
@@ -271,7 +270,8 @@ BenchMetrics collect_metrics(const Bench& bench, std::string_view out, const std
         else if (!failure.empty())
             result.missing.push_back({spec.key, "bench '" + bench.name + "' " + failure});
         else if (problem)
-            result.missing.push_back({spec.key, "bench '" + bench.name + "': " + problem->reason + see});
+            result.missing.push_back(
+                {spec.key, "bench '" + bench.name + "': " + problem->reason + see});
         else
             result.missing.push_back(
                 {spec.key, "bench '" + bench.name + "': " +

@@ -105,8 +105,8 @@ std::vector<Exclusion> published_exclusions(const std::string& readme_text,
                                   "); shorten the paragraph after 'was excluded'");
         if (m.outcome == RegexMatch::Outcome::no_match)
             return out;
-        out.push_back({std::string(m.groups[1]),
-                       "excluded by the publisher (" + readme_name + "): " + exclusion_reason(m.groups[2])});
+        out.push_back({std::string(m.groups[1]), "excluded by the publisher (" + readme_name +
+                                                     "): " + exclusion_reason(m.groups[2])});
         at = static_cast<size_t>(m.groups[0].data() - readme_text.data()) + m.groups[0].size();
     }
 }

@@ -14,7 +14,8 @@ std::string with_recovery(const std::string& what, const fs::path& file) {
     return what + (sentence_ended ? " " : ". ") +
            "The experiment cannot go on from a damaged state; run 'bootbench abort' to put the "
            "machine back (it falls back to " +
-           (file.parent_path() / "state.initial.json").string() + ") and keep the results collected so far";
+           (file.parent_path() / "state.initial.json").string() +
+           ") and keep the results collected so far";
 }
 
 } // namespace
@@ -27,10 +28,10 @@ core::State load_state(const fs::path& file) {
     } catch (const Error& e) {
         throw Error(with_recovery(e.what(), file));
     } catch (const nlohmann::json::parse_error& e) {
-        throw Error(with_recovery(file.string() + ": the state file is corrupt or truncated (" +
-                                      (text.empty() ? std::string("it is empty") : std::string(e.what())) +
-                                      ")",
-                                  file));
+        throw Error(with_recovery(
+            file.string() + ": the state file is corrupt or truncated (" +
+                (text.empty() ? std::string("it is empty") : std::string(e.what())) + ")",
+            file));
     }
     try {
         return core::state_from_json(j, file.string());

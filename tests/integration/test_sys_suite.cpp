@@ -172,8 +172,9 @@ TEST_CASE("run_suite: a regex that backtracks without end leaves its metric miss
     auto e = experiment(
         {command("slow", {"sh", "-c", "echo aaaaaaaaaaaaaaaaaaaaaaaaaaaabx; echo value=2"}, 10,
                  "(a|a)*b([0-9])"),
-         command("long", {"sh", "-c", "printf 'took '; head -c 50000 /dev/zero | tr '\\000' 7; echo"},
-                 10, "took ([0-9]+)"),
+         command("long",
+                 {"sh", "-c", "printf 'took '; head -c 50000 /dev/zero | tr '\\000' 7; echo"}, 10,
+                 "took ([0-9]+)"),
          command("fine", {"sh", "-c", "echo value=3"}, 10)});
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::partial);
@@ -185,10 +186,12 @@ TEST_CASE("run_suite: a regex that backtracks without end leaves its metric miss
     REQUIRE(missing(stored, "slow_value"));
     CHECK(missing(stored, "slow_value")->reason ==
           "bench 'slow': regex '(a|a)*b([0-9])' gave up on a line of 30 bytes (match limit "
-          "exceeded); make the regex simpler (see " + slow_log + ")");
+          "exceeded); make the regex simpler (see " +
+              slow_log + ")");
     REQUIRE(missing(stored, "long_value"));
     CHECK(missing(stored, "long_value")->reason ==
-          "bench 'long': regex 'took ([0-9]+)' found no number in its output (see " + long_log + ")");
+          "bench 'long': regex 'took ([0-9]+)' found no number in its output (see " + long_log +
+              ")");
 }
 
 TEST_CASE("run_suite: missing tools are named with their packages") {

@@ -171,7 +171,8 @@ TEST_CASE("command benches need argv, name, timeout and metrics", "[experiment]"
           "exp.toml:22:1: [[bench]] 'build'.metric.regex needs one capture group for the value");
 }
 
-TEST_CASE("a metric regex is checked with the engine that runs it, nesting bounded", "[experiment]") {
+TEST_CASE("a metric regex is checked with the engine that runs it, nesting bounded",
+          "[experiment]") {
     std::string good = replace(kValid, "kind = \"perf-sched-pipe\"",
                                "kind = \"command\"\nname = \"build\"\nargv = [\"/bin/true\"]\n"
                                "timeout_s = 60\n[[bench.metric]]\nkey = \"build_s\"\n"
@@ -206,8 +207,8 @@ TEST_CASE("nesting is bounded before toml++ parses the file", "[experiment]") {
           "exp.toml:17:128: nesting deeper than 64" + tail);
     CHECK(error_of(kValid + "x = " + std::string(60000, '[') + std::string(60000, ']') + "\n") ==
           "exp.toml:17:67: nesting deeper than 64" + tail);
-    CHECK(error_of(kValid + "x = " + repeated("{a = ", 40, "") + "1" + std::string(40, '}') + "\n") ==
-          "exp.toml:17:160: nesting deeper than 64" + tail);
+    CHECK(error_of(kValid + "x = " + repeated("{a = ", 40, "") + "1" + std::string(40, '}') +
+                   "\n") == "exp.toml:17:160: nesting deeper than 64" + tail);
     // dots, brackets and '#' in strings and comments are not levels
     std::string quiet = kValid + "# " + std::string(100, '[') + "\n[report]\nexclude = [\"" +
                         std::string(100, '.') + "\", '" + std::string(100, '{') + "']\n";

@@ -123,7 +123,8 @@ TEST_CASE("bad image references say what is wrong", "[oci]") {
     std::string long_host = std::string(100000, 'a') + ".io/x/y";
     CHECK(error_of([&] { parse_image_ref(long_host); }) ==
           "image reference '" + long_host + "': the name is longer than 255 characters" + hint);
-    std::string long_remote = "ostree-remote-image:" + std::string(100000, 'r') + ":docker://q.io/x";
+    std::string long_remote =
+        "ostree-remote-image:" + std::string(100000, 'r') + ":docker://q.io/x";
     CHECK(parse_image_ref(long_remote).registry == "q.io");
     CHECK(error_of([] {
               parse_image_ref("ghcr.io//y");

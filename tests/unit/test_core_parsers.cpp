@@ -189,8 +189,9 @@ TEST_CASE("command: a 50,000-digit line gives a missing metric, not a crash") {
     auto c = collect_metrics(cmd, "took " + std::string(50000, '7') + "\n", "", "run/long.stdout");
     CHECK(c.metrics.empty());
     REQUIRE(c.missing.size() == 1);
-    CHECK(c.missing[0].reason ==
-          "bench 'long': regex 'took ([0-9]+)' found no number in its output (see run/long.stdout)");
+    CHECK(
+        c.missing[0].reason ==
+        "bench 'long': regex 'took ([0-9]+)' found no number in its output (see run/long.stdout)");
 }
 
 TEST_CASE("command: catastrophic backtracking stops at the match limit with the reason") {
@@ -207,7 +208,8 @@ TEST_CASE("command: catastrophic backtracking stops at the match limit with the 
           "exceeded); make the regex simpler (see run/slow.stdout)");
     // without a 'b' PCRE2 knows at once that nothing can match
     auto none = collect_metrics(cmd, std::string(28, 'a') + "\n", "", "x");
-    CHECK(none.missing[0].reason == "bench 'slow': regex '(a|a)*b([0-9])' found no number in its output (see x)");
+    CHECK(none.missing[0].reason ==
+          "bench 'slow': regex '(a|a)*b([0-9])' found no number in its output (see x)");
 }
 
 TEST_CASE("command: a metric regex sees the first 64 KiB of a line") {

@@ -224,7 +224,8 @@ TEST_CASE("published README: the excluded run and its reason", "[report][publish
     CHECK(published_exclusions("nothing to see", "README.md").empty());
 }
 
-TEST_CASE("published README: a 100 KB exclusion line is read, its reason shortened", "[report][published]") {
+TEST_CASE("published README: a 100 KB exclusion line is read, its reason shortened",
+          "[report][published]") {
     std::string words;
     for (int i = 0; i < 20000; ++i)
         words += " slow";
@@ -236,7 +237,8 @@ TEST_CASE("published README: a 100 KB exclusion line is read, its reason shorten
     CHECK(ex[0].reason == "excluded by the publisher (README.md): because" + kept + " ...");
 }
 
-TEST_CASE("published README: the reason is one line without the median preamble", "[report][published]") {
+TEST_CASE("published README: the reason is one line without the median preamble",
+          "[report][published]") {
     auto ex = published_exclusions("- `b-2.json` was excluded\n   from the published median:\n"
                                    "   too hot\n\n- `c-1.json` was excluded   (noisy)\n",
                                    "R.md");
