@@ -1,6 +1,7 @@
 // bootbench status: where the experiment stands.
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/json_bounds.hpp"
 #include "core/status.hpp"
 #include "core/text.hpp"
 #include "sys/files.hpp"
@@ -47,7 +48,8 @@ std::optional<core::RunResult> last_result(const sys::StatePaths& paths, const c
         if (!sys::fs::exists(file))
             continue;
         try {
-            return core::run_result_from_json(nlohmann::json::parse(sys::read_text_file(file)), file);
+            return core::run_result_from_json(
+                core::parse_bounded_json(sys::read_text_file(file), file.string()), file);
         } catch (const std::exception& e) {
             std::cerr << "bootbench: warning: " << file.string() << ": " << e.what() << "\n";
         }

@@ -1,8 +1,9 @@
 // The [[bench]], [report] and [notify] tables, and the checks that span tables.
+#include "core/error.hpp"
 #include "core/experiment.hpp"
+#include "core/regex.hpp"
 #include "core/toml_reader.hpp"
 
-#include <regex>
 #include <set>
 
 namespace bootbench::core {
@@ -19,6 +20,19 @@ int read_int(TomlReader& r, const toml::table& t, std::string_view key, const st
 
 // Thread counts passed to the benchmarks (0 = the bench's own default).
 constexpr int kMaxThreads = 4096;
+// With the engine the suite runs it on (PCRE2), so that plan refuses what
+// resume could not use.
+void check_metric_regex(TomlReader& r, const toml::table& mt, const std::string& regex,
+                        const std::string& ctx) {
+    try {
+        Regex re(regex);
+        if (!regex.empty() && re.capture_count() < 1)
+            r.error_at(mt, "regex", ctx + ".metric.regex needs one capture group for the value");
+    } catch (const Error& e) {
+        r.error_at(mt, "regex",
+                   ctx + ".metric.regex is not a valid regular expression: " + e.what());
+    }
+}
 
 void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
     const toml::array* arr = r.optional_table_array(t, "metric", ctx + ".metric");
@@ -40,13 +54,7 @@ void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std:
                        .value_or(Better::lower);
         if (!mt.contains("better"))
             r.error_at(mt, "missing " + ctx + ".metric.better (\"lower\" or \"higher\")");
-        try {
-            std::regex re(m.regex);
-            if (!m.regex.empty() && re.mark_count() < 1)
-                r.error_at(mt, "regex", ctx + ".metric.regex needs one capture group for the value");
-        } catch (const std::regex_error& e) {
-            r.error_at(mt, "regex", ctx + ".metric.regex is not a valid regular expression: " + e.what());
-        }
+        check_metric_regex(r, mt, m.regex, ctx);
         b.metrics.push_back(std::move(m));
     }
 }
@@ -182,8 +190,8 @@ void check_cross_references(TomlReader& r, const toml::table& root, const Experi
 }
 
 bool is_valid_name(const std::string& name) {
-    static const std::regex re("[a-z0-9][a-z0-9._-]{0,63}");
-    return std::regex_match(name, re) && name.find("..") == std::string::npos;
+    static const Regex re("[a-z0-9][a-z0-9._-]{0,63}");
+    return re.full_match(name) && name.find("..") == std::string::npos;
 }
 
 const Target* Experiment::find_target(const std::string& target_name) const {

@@ -2,13 +2,13 @@
 
 #include "core/error.hpp"
 #include "core/json_read.hpp"
+#include "core/regex.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
 #include <string_view>
 
 namespace bootbench::core {
@@ -38,11 +38,11 @@ constexpr std::array<std::string_view, 6> kLocalTransports = {
 // Splits "<ostree prefix><transport>" off the name; returns the prefix length.
 size_t transport_length(const std::string& text) {
     size_t pos = 0;
-    static const std::regex remote(R"(^ostree-remote-(image|registry):[A-Za-z0-9._-]+:)");
-    std::smatch m;
-    if (std::regex_search(text, m, remote)) {
-        pos = static_cast<size_t>(m.length(0));
-        if (m[1] == "registry")
+    static const Regex remote(R"(^ostree-remote-(image|registry):[A-Za-z0-9._-]+:)");
+    RegexMatch m = remote.search(text);
+    if (m.outcome == RegexMatch::Outcome::match) {
+        pos = m.groups[0].size();
+        if (m.groups[1] == "registry")
             return pos;
     } else if (starts_with(text, "ostree-unverified-registry:")) {
         return std::string_view("ostree-unverified-registry:").size();
@@ -78,10 +78,10 @@ bool is_registry_component(const std::string& first) {
 }
 
 void check_name(const std::string& text, const ImageRef& r) {
-    static const std::regex host(R"(^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$)");
-    static const std::regex component(R"(^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*$)");
-    static const std::regex tag(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$)");
-    if (!std::regex_match(r.registry, host))
+    static const Regex host(R"([A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?)");
+    static const Regex component(R"([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)");
+    static const Regex tag(R"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})");
+    if (!host.full_match(r.registry))
         bad_ref(text, "'" + r.registry + "' is not a registry host name");
     if (r.repository.empty())
         bad_ref(text, "the repository name is empty");
@@ -91,13 +91,13 @@ void check_name(const std::string& text, const ImageRef& r) {
     while (start <= r.repository.size()) {
         size_t end = std::min(r.repository.find('/', start), r.repository.size());
         std::string part = r.repository.substr(start, end - start);
-        if (!std::regex_match(part, component))
+        if (!component.full_match(part))
             bad_ref(text, "repository '" + r.repository +
                               "' is not a valid name (lower-case letters, digits and . _ - "
                               "between them, parts separated by /)");
         start = end + 1;
     }
-    if (!r.tag.empty() && !std::regex_match(r.tag, tag))
+    if (!r.tag.empty() && !tag.full_match(r.tag))
         bad_ref(text, "tag '" + r.tag + "' is not valid (letters, digits, _ . -; at most 128)");
     if (!r.digest.empty() && !is_valid_digest(r.digest))
         bad_ref(text, "digest '" + r.digest + "' is not valid (sha256:<64 lower-case hex digits>)");
@@ -106,8 +106,8 @@ void check_name(const std::string& text, const ImageRef& r) {
 } // namespace
 
 bool is_valid_digest(const std::string& digest) {
-    static const std::regex re(R"(^(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$)");
-    return std::regex_match(digest, re);
+    static const Regex re(R"(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})");
+    return re.full_match(digest);
 }
 
 ImageRef parse_image_ref(const std::string& text) {

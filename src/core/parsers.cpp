@@ -1,8 +1,10 @@
 #include "core/parsers.hpp"
 
+#include "core/error.hpp"
+#include "core/regex.hpp"
+
 #include <charconv>
 #include <cmath>
-#include <regex>
 
 namespace bootbench::core {
 
@@ -108,6 +110,13 @@ std::optional<std::pair<std::string, double>> schbench_percentile(std::string_vi
     return std::make_pair(pct, *v);
 }
 
+template <typename T> const T* find_key(const std::vector<T>& items, const std::string& key) {
+    for (const auto& x : items)
+        if (x.key == key)
+            return &x;
+    return nullptr;
+}
+
 bool is_schbench_final_marker(std::string_view line) {
     line = trim(line);
     return starts_with(line, "average rps:") || starts_with(line, "final rps goal");
@@ -198,38 +207,50 @@ std::vector<MetricValue> parse_schbench(std::string_view out) {
     return values;
 }
 
-std::vector<MetricValue> parse_command(std::string_view out, const std::vector<MetricSpec>& specs) {
-    std::vector<MetricValue> values;
-    auto lines = lines_of(out);
-    for (const auto& spec : specs) {
-        std::regex re;
-        try {
-            re.assign(spec.regex); // validated when the experiment file was read
-        } catch (const std::regex_error&) {
-            continue; // reported as missing by collect_metrics
+// The first line `re` matches: capture group 1 as a number, or why not.
+void search_lines(const MetricSpec& spec, const Regex& re,
+                  const std::vector<std::string_view>& lines, ParsedOutput& out) {
+    for (auto line : lines) {
+        RegexMatch m = re.search(line.substr(0, kMaxMetricLine));
+        if (m.outcome == RegexMatch::Outcome::gave_up) {
+            out.problems.push_back({spec.key, "regex '" + spec.regex + "' gave up on a line of " +
+                                                  std::to_string(line.size()) + " bytes (" + m.why +
+                                                  "); make the regex simpler"});
+            return;
         }
-        for (auto line : lines) {
-            std::match_results<std::string_view::const_iterator> m;
-            if (!std::regex_search(line.begin(), line.end(), m, re) || m.size() < 2)
-                continue;
-            if (auto v = parse_any_number(m[1].str()))
-                values.push_back({spec.key, *v});
-            break;
-        }
+        if (m.outcome == RegexMatch::Outcome::no_match || m.groups.size() < 2)
+            continue;
+        if (auto v = parse_any_number(m.groups[1]))
+            out.values.push_back({spec.key, *v});
+        return;
     }
-    return values;
 }
 
-std::vector<MetricValue> parse_bench_output(const Bench& bench, std::string_view out) {
+ParsedOutput parse_command(std::string_view out, const std::vector<MetricSpec>& specs) {
+    ParsedOutput parsed;
+    auto lines = lines_of(out);
+    for (const auto& spec : specs) {
+        try {
+            search_lines(spec, Regex(spec.regex), lines, parsed);
+        } catch (const Error& e) {
+            // validated when the experiment file was read; one built in code may not be
+            parsed.problems.push_back(
+                {spec.key, "regex '" + spec.regex + "' does not compile: " + e.what()});
+        }
+    }
+    return parsed;
+}
+
+ParsedOutput parse_bench_output(const Bench& bench, std::string_view out) {
     switch (bench.kind) {
     case BenchKind::perf_sched_pipe:
-        return parse_perf_sched_pipe(out);
+        return {parse_perf_sched_pipe(out), {}};
     case BenchKind::perf_sched_messaging:
-        return parse_perf_sched_messaging(out);
+        return {parse_perf_sched_messaging(out), {}};
     case BenchKind::sysbench_threads:
-        return parse_sysbench_threads(out);
+        return {parse_sysbench_threads(out), {}};
     case BenchKind::schbench:
-        return parse_schbench(out);
+        return {parse_schbench(out), {}};
     case BenchKind::command:
         return parse_command(out, bench.metrics);
     }
@@ -239,23 +260,25 @@ std::vector<MetricValue> parse_bench_output(const Bench& bench, std::string_view
 BenchMetrics collect_metrics(const Bench& bench, std::string_view out, const std::string& failure,
                              const std::string& log_hint) {
     BenchMetrics result;
-    auto values = failure.empty() ? parse_bench_output(bench, out) : std::vector<MetricValue>{};
+    auto parsed = failure.empty() ? parse_bench_output(bench, out) : ParsedOutput{};
     for (const auto& spec : expected_metrics(bench)) {
-        const MetricValue* found = nullptr;
-        for (const auto& v : values)
-            if (v.key == spec.key)
-                found = &v;
+        const MetricValue* found = find_key(parsed.values, spec.key);
+        const MissingMetric* problem = find_key(parsed.problems, spec.key);
+        std::string see = " (see " + log_hint + ")";
         if (found)
             result.metrics.push_back({spec.key, found->value, spec.unit, spec.better, bench.name});
         else if (!failure.empty())
             result.missing.push_back({spec.key, "bench '" + bench.name + "' " + failure});
+        else if (problem)
+            result.missing.push_back(
+                {spec.key, "bench '" + bench.name + "': " + problem->reason + see});
         else
             result.missing.push_back(
                 {spec.key, "bench '" + bench.name + "': " +
                                (bench.kind == BenchKind::command
                                     ? "regex '" + spec.regex + "' found no number"
                                     : std::string("no value")) +
-                               " in its output (see " + log_hint + ")"});
+                               " in its output" + see});
     }
     return result;
 }

@@ -29,11 +29,22 @@ std::vector<MetricValue> parse_perf_sched_messaging(std::string_view out);
 std::vector<MetricValue> parse_sysbench_threads(std::string_view out);
 // schbench's last "Wakeup Latencies percentiles" block: schbench_p50_us, schbench_p99_us.
 std::vector<MetricValue> parse_schbench(std::string_view out);
+// What a parser found, and why a metric is missing when it knows more than
+// "not in the output" (a command regex that gave up or does not compile).
+struct ParsedOutput {
+    std::vector<MetricValue> values;
+    std::vector<MissingMetric> problems;
+};
+
+// A metric regex sees at most this much of each line.
+inline constexpr size_t kMaxMetricLine = 64 * 1024;
+
 // A command bench: the first match of each spec's regex, capture group 1.
-std::vector<MetricValue> parse_command(std::string_view out, const std::vector<MetricSpec>& specs);
+// A regex that gives up on a line (PCRE2's limits) is not tried further.
+ParsedOutput parse_command(std::string_view out, const std::vector<MetricSpec>& specs);
 
 // Dispatches on the bench's kind.
-std::vector<MetricValue> parse_bench_output(const Bench& bench, std::string_view out);
+ParsedOutput parse_bench_output(const Bench& bench, std::string_view out);
 
 // A decimal number with nothing else around it but blanks; nullopt for
 // "nan", "inf", negatives, empty text or trailing junk.

@@ -2,8 +2,9 @@
 
 #include "core/error.hpp"
 #include "core/metric_catalog.hpp"
+#include "core/regex.hpp"
 
-#include <regex>
+#include <string_view>
 
 namespace bootbench::core {
 
@@ -31,6 +32,37 @@ void read_metrics(const nlohmann::json& j, const std::string& where, RunResult& 
         r.metrics.push_back(
             {info.key, j[info.key].get<double>(), info.unit, info.better, "published"});
     }
+}
+
+// Blank runs (line breaks too) as one space, none at the ends.
+std::string one_line(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            out += c;
+        else if (!out.empty() && out.back() != ' ')
+            out += ' ';
+    }
+    if (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    return out;
+}
+
+// What follows "was excluded", without "from the published median:", one
+// line of at most kMaxReason bytes (cut at a space) for the report.
+std::string exclusion_reason(std::string_view text) {
+    constexpr size_t kMaxReason = 300;
+    constexpr std::string_view preamble = "from the published median";
+    std::string reason = one_line(text);
+    if (reason.rfind(preamble, 0) == 0) {
+        reason.erase(0, preamble.size() + (reason.compare(preamble.size(), 1, ":") == 0));
+        reason = one_line(reason);
+    }
+    if (reason.size() <= kMaxReason)
+        return reason;
+    size_t cut = reason.rfind(' ', kMaxReason);
+    reason.resize(cut == std::string::npos ? kMaxReason : cut);
+    return reason + " ...";
 }
 
 } // namespace
@@ -62,19 +94,21 @@ RunResult run_from_published(const nlohmann::json& j, const std::string& run_id,
 
 std::vector<Exclusion> published_exclusions(const std::string& readme_text,
                                             const std::string& readme_name) {
-    // Paragraph-ish text: join wrapped lines of one bullet before matching.
-    static const std::regex sentence(
+    // Paragraph-ish text: a bullet's wrapped lines belong to its reason.
+    static const Regex sentence(
         R"(`([A-Za-z0-9._-]+)\.json`\s+was\s+excluded\b([^\n]*(?:\n[ \t]+[^\n]*)*))");
     std::vector<Exclusion> out;
-    for (auto it = std::sregex_iterator(readme_text.begin(), readme_text.end(), sentence);
-         it != std::sregex_iterator(); ++it) {
-        std::string reason = std::regex_replace((*it)[2].str(), std::regex(R"(\s+)"), " ");
-        reason =
-            std::regex_replace(reason, std::regex(R"(^\s*from the published median:?\s*)"), "");
-        out.push_back(
-            {(*it)[1].str(), "excluded by the publisher (" + readme_name + "): " + reason});
+    for (size_t at = 0;;) {
+        RegexMatch m = sentence.search(readme_text, at);
+        if (m.outcome == RegexMatch::Outcome::gave_up)
+            fail(readme_name, "cannot read the exclusions (" + m.why +
+                                  "); shorten the paragraph after 'was excluded'");
+        if (m.outcome == RegexMatch::Outcome::no_match)
+            return out;
+        out.push_back({std::string(m.groups[1]), "excluded by the publisher (" + readme_name +
+                                                     "): " + exclusion_reason(m.groups[2])});
+        at = static_cast<size_t>(m.groups[0].data() - readme_text.data()) + m.groups[0].size();
     }
-    return out;
 }
 
 } // namespace bootbench::core

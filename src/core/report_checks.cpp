@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
+#include <string_view>
 
 namespace bootbench::core {
 
@@ -203,9 +205,13 @@ void sample_size_warning(const Report& report, std::vector<std::string>& out) {
 void missing_warnings(const Report& report, const std::vector<const RunResult*>& runs,
                       std::vector<std::string>& out) {
     for (const auto& m : report.metrics) {
+        std::set<std::string_view> with; // from the samples: a lookup per run was quadratic in keys
+        for (const auto& t : m.targets)
+            for (const auto& s : t.samples)
+                with.insert(s.run);
         std::vector<std::string> without;
         for (const RunResult* r : runs)
-            if (!r->find(m.key))
+            if (!with.count(r->run_id))
                 without.push_back(r->run_id);
         if (!without.empty())
             out.push_back(m.key + " is missing in " + std::to_string(without.size()) + " of " +

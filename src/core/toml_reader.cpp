@@ -1,6 +1,7 @@
 #include "core/toml_reader.hpp"
 
 #include "core/error.hpp"
+#include "core/toml_depth.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -78,6 +79,7 @@ std::string closest_match(std::string_view word, std::initializer_list<std::stri
 }
 
 toml::table TomlReader::parse(const std::string& text) {
+    check_toml_depth(text, file_);
     try {
         return toml::parse(text, file_);
     } catch (const toml::parse_error& e) {

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/estimate.hpp"
+#include "core/json_bounds.hpp"
 #include "sys/clock.hpp"
 #include "sys/crash_point.hpp"
 #include "sys/files.hpp"
@@ -260,7 +261,8 @@ std::optional<core::RunResult> stored_result(Context& c, const core::RunSlot& sl
     if (!fs::exists(file))
         return std::nullopt;
     try {
-        return core::run_result_from_json(nlohmann::json::parse(read_text_file(file)), file.string());
+        return core::run_result_from_json(
+            core::parse_bounded_json(read_text_file(file), file.string()), file.string());
     } catch (const std::exception& e) {
         c.log.line("ignoring unreadable " + file.string() + " (" + e.what() + "); measuring again");
         return std::nullopt;

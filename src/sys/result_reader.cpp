@@ -3,6 +3,7 @@
 #include "core/parallel.hpp"
 
 #include "core/error.hpp"
+#include "core/json_bounds.hpp"
 #include "core/published.hpp"
 
 #include <algorithm>
@@ -44,8 +45,8 @@ std::optional<core::RunResult> parse_result(const fs::path& path, Origin origin)
     const std::string where = path.string();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(read_input(path));
-    } catch (const nlohmann::json::parse_error& e) {
+        j = core::parse_bounded_json(read_input(path), where);
+    } catch (const nlohmann::json::exception& e) { // a syntax error, a number out of range (1e999)
         throw input_error(where + ": not valid JSON (" + e.what() + "); fix or remove the file");
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())

@@ -1,6 +1,7 @@
 #include "sys/state_store.hpp"
 
 #include "core/error.hpp"
+#include "core/json_bounds.hpp"
 #include "core/text.hpp"
 #include "sys/files.hpp"
 
@@ -8,10 +9,14 @@ namespace bootbench::sys {
 
 namespace {
 
-std::string recovery(const fs::path& file) {
-    return ". The experiment cannot go on from a damaged state; run 'bootbench abort' to put the "
+// `what` went wrong with `file`, and what to do about it.
+std::string with_recovery(const std::string& what, const fs::path& file) {
+    bool sentence_ended = !what.empty() && (what.back() == '?' || what.back() == '.');
+    return what + (sentence_ended ? " " : ". ") +
+           "The experiment cannot go on from a damaged state; run 'bootbench abort' to put the "
            "machine back (it falls back to " +
-           (file.parent_path() / "state.initial.json").string() + ") and keep the results collected so far";
+           (file.parent_path() / "state.initial.json").string() +
+           ") and keep the results collected so far";
 }
 
 } // namespace
@@ -20,18 +25,21 @@ core::State load_state(const fs::path& file) {
     std::string text = read_text_file(file);
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
-    } catch (const std::exception& e) { // a syntax error, a number out of range, a nesting too deep
-        throw Error(file.string() + ": the state file is corrupt or truncated (" +
-                    (text.empty() ? std::string("it is empty") : std::string(e.what())) + ")" +
-                    recovery(file));
+        j = core::parse_bounded_json(text, file.string());
+    } catch (const Error& e) { // nesting too deep, too large
+        throw Error(with_recovery(e.what(), file));
+    } catch (const std::exception& e) { // a syntax error, a number out of range
+        throw Error(with_recovery(
+            file.string() + ": the state file is corrupt or truncated (" +
+                (text.empty() ? std::string("it is empty") : std::string(e.what())) + ")",
+            file));
     }
     try {
         return core::state_from_json(j, file.string());
     } catch (const Error& e) {
-        throw Error(std::string(e.what()) + recovery(file));
+        throw Error(with_recovery(e.what(), file));
     } catch (const std::exception& e) { // a value nlohmann cannot convert
-        throw Error(file.string() + ": the state file is not a valid state (" + e.what() + ")" + recovery(file));
+        throw Error(with_recovery(file.string() + ": the state file is not a valid state (" + e.what() + ")", file));
     }
 }
 

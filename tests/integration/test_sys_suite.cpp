@@ -167,6 +167,33 @@ TEST_CASE("run_suite: command metrics by regex; a failing bench makes the run pa
           "bench 'mute': regex 'value=([0-9.]+)' found no number in its output (see " + log + ")");
 }
 
+TEST_CASE("run_suite: a regex that backtracks without end leaves its metric missing, with why") {
+    TempDir dir;
+    auto e = experiment(
+        {command("slow", {"sh", "-c", "echo aaaaaaaaaaaaaaaaaaaaaaaaaaaabx; echo value=2"}, 10,
+                 "(a|a)*b([0-9])"),
+         command("long",
+                 {"sh", "-c", "printf 'took '; head -c 50000 /dev/zero | tr '\\000' 7; echo"}, 10,
+                 "took ([0-9]+)"),
+         command("fine", {"sh", "-c", "echo value=3"}, 10)});
+    RunResult r = run(e, dir);
+    CHECK(r.status == RunStatus::partial);
+    REQUIRE(r.find("fine_value"));
+    std::string slow_log = (dir.path() / "runs/a-1/slow.stdout").string();
+    std::string long_log = (dir.path() / "runs/a-1/long.stdout").string();
+    // stored and read back as the orchestrator would
+    RunResult stored = run_result_from_json(to_json(r), "runs/a-1.json");
+    REQUIRE(missing(stored, "slow_value"));
+    CHECK(missing(stored, "slow_value")->reason ==
+          "bench 'slow': regex '(a|a)*b([0-9])' gave up on a line of 30 bytes (match limit "
+          "exceeded); make the regex simpler (see " +
+              slow_log + ")");
+    REQUIRE(missing(stored, "long_value"));
+    CHECK(missing(stored, "long_value")->reason ==
+          "bench 'long': regex 'took ([0-9]+)' found no number in its output (see " + long_log +
+              ")");
+}
+
 TEST_CASE("run_suite: missing tools are named with their packages") {
     TempDir dir;
     PathOverride path(dir.path().string()); // an empty folder: no tool at all

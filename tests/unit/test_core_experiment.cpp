@@ -171,6 +171,51 @@ TEST_CASE("command benches need argv, name, timeout and metrics", "[experiment]"
           "exp.toml:22:1: [[bench]] 'build'.metric.regex needs one capture group for the value");
 }
 
+TEST_CASE("a metric regex is checked with the engine that runs it, nesting bounded",
+          "[experiment]") {
+    std::string good = replace(kValid, "kind = \"perf-sched-pipe\"",
+                               "kind = \"command\"\nname = \"build\"\nargv = [\"/bin/true\"]\n"
+                               "timeout_s = 60\n[[bench.metric]]\nkey = \"build_s\"\n"
+                               "regex = 'real ([0-9.]+)'\nunit = \"s\"\nbetter = \"lower\"");
+    std::string deep = std::string(20000, '(') + "[0-9]+" + std::string(20000, ')');
+    CHECK(error_of(replace(good, "'real ([0-9.]+)'", "'" + deep + "'")) ==
+          "exp.toml:22:1: [[bench]] 'build'.metric.regex is not a valid regular expression: "
+          "it is 40006 bytes long, more than 4096");
+    std::string nested = std::string(100, '(') + "[0-9]+" + std::string(100, ')');
+    CHECK(error_of(replace(good, "'real ([0-9.]+)'", "'" + nested + "'")) ==
+          "exp.toml:22:1: [[bench]] 'build'.metric.regex is not a valid regular expression: "
+          "parentheses are too deeply nested at offset 65");
+    CHECK(error_of(replace(good, "'real ([0-9.]+)'", "'real ([0-9.]+'")) ==
+          "exp.toml:22:1: [[bench]] 'build'.metric.regex is not a valid regular expression: "
+          "missing closing parenthesis at offset 13");
+    // PCRE2 syntax, as the suite will run it
+    CHECK(error_of(replace(good, "'real ([0-9.]+)'", "'real (?<v>\\d+)'")).empty());
+}
+
+std::string repeated(const std::string& part, int n, const std::string& separator) {
+    std::string s = part;
+    for (int i = 1; i < n; ++i)
+        s += separator + part;
+    return s;
+}
+
+TEST_CASE("nesting is bounded before toml++ parses the file", "[experiment]") {
+    const std::string tail = " levels (tables, dotted keys, arrays); not an experiment file?";
+    CHECK(error_of("[" + repeated("a", 60000, ".") + "]\n") ==
+          "exp.toml:1:129: nesting deeper than 64" + tail);
+    CHECK(error_of(kValid + repeated("a", 60000, ".") + " = 1\n") ==
+          "exp.toml:17:128: nesting deeper than 64" + tail);
+    CHECK(error_of(kValid + "x = " + std::string(60000, '[') + std::string(60000, ']') + "\n") ==
+          "exp.toml:17:67: nesting deeper than 64" + tail);
+    CHECK(error_of(kValid + "x = " + repeated("{a = ", 40, "") + "1" + std::string(40, '}') +
+                   "\n") == "exp.toml:17:160: nesting deeper than 64" + tail);
+    // dots, brackets and '#' in strings and comments are not levels
+    std::string quiet = kValid + "# " + std::string(100, '[') + "\n[report]\nexclude = [\"" +
+                        std::string(100, '.') + "\", '" + std::string(100, '{') + "']\n";
+    CHECK(error_of(quiet).find("nesting") == std::string::npos);
+    CHECK(error_of("[" + repeated("a", 64, ".") + "]\n").find("nesting") == std::string::npos);
+}
+
 TEST_CASE("load, conditions and report are checked", "[experiment]") {
     CHECK(parse_experiment(kValid + "[load]\ncpu_workers = \"half\"\n", "e").load.kind == Load::Kind::half);
     CHECK(parse_experiment(kValid + "[load]\ncpu_workers = 3\n", "e").load.count == 3);

@@ -119,6 +119,13 @@ TEST_CASE("bad image references say what is wrong", "[oci]") {
     std::string long_name = "ghcr.io/" + std::string(250, 'a');
     CHECK(error_of([&] { parse_image_ref(long_name); }) ==
           "image reference '" + long_name + "': the name is longer than 255 characters" + hint);
+    // the host pattern runs before the length check: 100,000 characters must not crash it
+    std::string long_host = std::string(100000, 'a') + ".io/x/y";
+    CHECK(error_of([&] { parse_image_ref(long_host); }) ==
+          "image reference '" + long_host + "': the name is longer than 255 characters" + hint);
+    std::string long_remote =
+        "ostree-remote-image:" + std::string(100000, 'r') + ":docker://q.io/x";
+    CHECK(parse_image_ref(long_remote).registry == "q.io");
     CHECK(error_of([] {
               parse_image_ref("ghcr.io//y");
           }).find("repository '/y' is not a valid name") != std::string::npos);

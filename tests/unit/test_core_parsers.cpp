@@ -110,13 +110,18 @@ TEST_CASE("schbench: a run cut short has no final report") {
 TEST_CASE("command: first match of each regex, capture group 1") {
     std::string out = "warmup 99 ms\nlatency: 12.5 ms\nlatency: 13 ms\nscore=-3\n";
     auto v = parse_command(out, {spec("lat", "latency: ([0-9.]+)"), spec("score", "score=(\\S+)"),
-                                 spec("absent", "nothing here: (\\d+)"), spec("word", "(warmup)")});
+                                 spec("absent", "nothing here: (\\d+)"), spec("word", "(warmup)")})
+                 .values;
     CHECK(get(v, "lat") == 12.5);
     CHECK(get(v, "score") == -3);
     CHECK_FALSE(get(v, "absent"));
     CHECK_FALSE(get(v, "word"));
     // an experiment built in code may hold a regex the file parser would reject
-    CHECK(parse_command(out, {spec("broken", "(")}).empty());
+    auto broken = parse_command(out, {spec("broken", "(")});
+    CHECK(broken.values.empty());
+    REQUIRE(broken.problems.size() == 1);
+    CHECK(broken.problems[0].reason ==
+          "regex '(' does not compile: missing closing parenthesis at offset 1");
 }
 
 TEST_CASE("parse_number accepts plain non-negative numbers only") {
@@ -176,4 +181,41 @@ TEST_CASE("expected metrics use the published keys") {
                                            "sched_messaging_total_s", "sysbench_events",
                                            "sysbench_lat_avg_ms", "sysbench_lat_95th_ms",
                                            "schbench_p50_us", "schbench_p99_us"});
+}
+
+TEST_CASE("command: a 50,000-digit line gives a missing metric, not a crash") {
+    Bench cmd = bench_of(BenchKind::command, "long");
+    cmd.metrics = {spec("t", "took ([0-9]+)")};
+    auto c = collect_metrics(cmd, "took " + std::string(50000, '7') + "\n", "", "run/long.stdout");
+    CHECK(c.metrics.empty());
+    REQUIRE(c.missing.size() == 1);
+    CHECK(
+        c.missing[0].reason ==
+        "bench 'long': regex 'took ([0-9]+)' found no number in its output (see run/long.stdout)");
+}
+
+TEST_CASE("command: catastrophic backtracking stops at the match limit with the reason") {
+    Bench cmd = bench_of(BenchKind::command, "slow");
+    cmd.metrics = {spec("t", "(a|a)*b([0-9])"), spec("u", "took ([0-9]+)")};
+    std::string line = std::string(28, 'a') + "bx";
+    auto c = collect_metrics(cmd, line + "\ntook 3\n", "", "run/slow.stdout");
+    REQUIRE(c.metrics.size() == 1);
+    CHECK(c.metrics[0].key == "u");
+    REQUIRE(c.missing.size() == 1);
+    CHECK(c.missing[0].key == "t");
+    CHECK(c.missing[0].reason ==
+          "bench 'slow': regex '(a|a)*b([0-9])' gave up on a line of 30 bytes (match limit "
+          "exceeded); make the regex simpler (see run/slow.stdout)");
+    // without a 'b' PCRE2 knows at once that nothing can match
+    auto none = collect_metrics(cmd, std::string(28, 'a') + "\n", "", "x");
+    CHECK(none.missing[0].reason ==
+          "bench 'slow': regex '(a|a)*b([0-9])' found no number in its output (see x)");
+}
+
+TEST_CASE("command: a metric regex sees the first 64 KiB of a line") {
+    std::vector<MetricSpec> specs = {spec("t", "took ([0-9]+)")};
+    std::string pad(kMaxMetricLine, 'x');
+    CHECK(get(parse_command("took 5 " + pad + "\n", specs).values, "t") == 5);
+    CHECK_FALSE(get(parse_command(pad + " took 5\ntook 6\n", specs).values, "t") == 5);
+    CHECK(get(parse_command(pad + " took 5\ntook 6\n", specs).values, "t") == 6);
 }

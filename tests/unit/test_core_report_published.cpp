@@ -4,12 +4,14 @@
 #include "core/error.hpp"
 #include "core/published.hpp"
 #include "core/report.hpp"
+#include "error_of.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 using namespace bootbench::core;
+using bootbench::test::error_of;
 #if __has_include(<catch2/catch_all.hpp>)
 using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
 #endif
@@ -220,4 +222,38 @@ TEST_CASE("published README: the excluded run and its reason", "[report][publish
                           "others, and a 2x outlier on `sched_pipe_usecs_op` (7.7 us against ~4.4 "
                           "us for the other three).");
     CHECK(published_exclusions("nothing to see", "README.md").empty());
+}
+
+TEST_CASE("published README: a 100 KB exclusion line is read, its reason shortened",
+          "[report][published]") {
+    std::string words;
+    for (int i = 0; i < 20000; ++i)
+        words += " slow";
+    auto ex = published_exclusions("* `a-1.json` was excluded because" + words + "\n", "README.md");
+    REQUIRE(ex.size() == 1);
+    std::string kept;
+    for (int i = 0; i < 58; ++i)
+        kept += " slow";
+    CHECK(ex[0].reason == "excluded by the publisher (README.md): because" + kept + " ...");
+}
+
+TEST_CASE("published README: the reason is one line without the median preamble",
+          "[report][published]") {
+    auto ex = published_exclusions("- `b-2.json` was excluded\n   from the published median:\n"
+                                   "   too hot\n\n- `c-1.json` was excluded   (noisy)\n",
+                                   "R.md");
+    REQUIRE(ex.size() == 2);
+    CHECK(ex[0].run == "b-2");
+    CHECK(ex[0].reason == "excluded by the publisher (R.md): too hot");
+    CHECK(ex[1].run == "c-1");
+    CHECK(ex[1].reason == "excluded by the publisher (R.md): (noisy)");
+}
+
+TEST_CASE("published README: a paragraph PCRE2 gives up on names the file", "[report][published]") {
+    std::string lines;
+    for (int i = 0; i < 200000; ++i)
+        lines += "\n x";
+    CHECK(error_of([&] { published_exclusions("`a-1.json` was excluded" + lines, "README.md"); }) ==
+          "README.md: cannot read the exclusions (matching depth limit exceeded); shorten the "
+          "paragraph after 'was excluded'");
 }
