@@ -14,7 +14,9 @@ core::Bench command_bench() {
     b.kind = core::BenchKind::command;
     b.name = "cmd";
     b.metrics = {{"took", "took ([0-9]+)", "ms", core::Better::lower, {}},
-                 {"rate", "rate: *([0-9.eE+-]+) ops/s", "ops/s", core::Better::higher, {}}};
+                 {"rate", "rate: *([0-9.eE+-]+) ops/s", "ops/s", core::Better::higher, {}},
+                 // backtracks catastrophically on a line of a's: must give up, not hang
+                 {"slow", "(a|a)*b([0-9])", "", core::Better::lower, {}}};
     return b;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// JSON text to a document, as bootbench's readers do it: a syntax error is a
-// bootbench::Error naming the file.
+// JSON text to a document, as bootbench's readers do it (sys/state_store,
+// sys/result_reader): bounded nesting and size first, then any JSON error is
+// a bootbench::Error naming the file.
 #include "core/error.hpp"
+#include "core/json_bounds.hpp"
 #include "fuzz_contract.hpp"
 
 #include <nlohmann/json.hpp>
@@ -11,8 +13,8 @@ namespace bootbench::fuzz {
 
 inline nlohmann::json parse_json(const std::string& text, const std::string& where) {
     try {
-        return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+        return core::parse_bounded_json(text, where);
+    } catch (const nlohmann::json::exception& e) {
         throw input_error(where + ": not valid JSON: " + e.what());
     }
 }
