@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "core/state.hpp"
+#include "error_of.hpp"
 
 using namespace bootbench;
 using namespace bootbench::core;
@@ -27,6 +28,11 @@ State two_by_two(int max_attempts = 3, OnBootFailure on_fail = OnBootFailure::sk
                             "2026-11-30T10:00:00+00:00");
     s.phase = Phase::running;
     return mark_default_set(s);
+}
+
+// What state_from_json says of `doc`, read as /var/lib/bootbench/state.json.
+std::string error_of(const nlohmann::json& doc) {
+    return test::error_of([&] { state_from_json(doc, "/var/lib/bootbench/state.json"); });
 }
 
 } // namespace
@@ -136,14 +142,6 @@ TEST_CASE("a quick rehearsal is kept in the state; older states are not quick", 
 
 TEST_CASE("a corrupt state names the file and the field", "[state]") {
     nlohmann::json j = to_json(two_by_two());
-    auto error_of = [](const nlohmann::json& doc) {
-        try {
-            state_from_json(doc, "/var/lib/bootbench/state.json");
-        } catch (const Error& e) {
-            return std::string(e.what());
-        }
-        return std::string();
-    };
     nlohmann::json bad = j;
     bad.erase("runs");
     CHECK(error_of(bad) == "/var/lib/bootbench/state.json: missing field 'runs'");
@@ -177,14 +175,6 @@ TEST_CASE("abort leaves a finished or aborted experiment as it is", "[state]") {
 
 TEST_CASE("names read from a state are checked like the experiment file's: they become paths", "[state]") {
     nlohmann::json j = to_json(two_by_two());
-    auto error_of = [](const nlohmann::json& doc) {
-        try {
-            state_from_json(doc, "/var/lib/bootbench/state.json");
-        } catch (const Error& e) {
-            return std::string(e.what());
-        }
-        return std::string("(no error)");
-    };
     const std::string rule = "use 1 to 64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit, "
                              "without '/' or '..'";
     nlohmann::json bad = j;
