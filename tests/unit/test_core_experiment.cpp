@@ -71,6 +71,13 @@ TEST_CASE("syntax errors name the line and column", "[experiment]") {
     CHECK(error_of("[experiment]\nname = \n").find("syntax error") != std::string::npos);
 }
 
+// Found by fuzz-experiment: toml++'s own assert aborted the process here.
+TEST_CASE("a table header left open is a syntax error, not an abort", "[experiment]") {
+    CHECK(error_of("[experiment]\nname = \"x\"\n[[\n\n[load]\n") ==
+          "exp.toml:3:3: syntax error: Error while parsing key: expected bare key starting character or string "
+          "delimiter, saw '\\n'");
+}
+
 TEST_CASE("unknown keys are errors with a suggestion", "[experiment]") {
     CHECK(error_of(replace(kValid, "runs = 2", "runs = 2\nrnus = 3")) ==
           "exp.toml:4:1: unknown key 'rnus' in [experiment] (did you mean 'runs'?)");
