@@ -9,11 +9,11 @@ the CPU time and the peak memory (best of 3).
 import argparse
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+import report_scale  # beside this file: the same /usr/bin/time measurement
 
 
 def run_doc(run_id, target, keys, offset):
@@ -33,17 +33,7 @@ def run_doc(run_id, target, keys, offset):
 
 
 def measure(bootbench, folder):
-    cmd = ["/usr/bin/time", "-v", bootbench, "report", folder, "--baseline", "a"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("report failed:\n" + p.stdout + p.stderr)
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr)
-    hours, minutes, seconds = wall.groups()
-    wall_s = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
-    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
-    cpu_s = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", p.stderr).group(1))
-                for kind in ("User", "System"))
-    return wall_s, cpu_s, rss_kb / 1024
+    return report_scale.measure(bootbench, folder, baseline="a")
 
 
 def main():

@@ -69,8 +69,9 @@ def generate(folder, runs, seed=1):
             json.dump(run_doc(rng, run_id, target, i), f)
 
 
-def measure(bootbench, folder, prefix=()):
-    cmd = [*prefix, "/usr/bin/time", "-v", bootbench, "report", folder, "--baseline", "baseline"]
+def measure(bootbench, folder, prefix=(), baseline="baseline"):
+    """Wall seconds, CPU seconds and peak MB of `bootbench report` on `folder`."""
+    cmd = [*prefix, "/usr/bin/time", "-v", bootbench, "report", folder, "--baseline", baseline]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("report failed:\n" + p.stdout + p.stderr)
