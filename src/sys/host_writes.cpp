@@ -4,8 +4,10 @@
 #include "sys/gerror.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <ostree.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -16,11 +18,17 @@ namespace bootbench::sys {
 
 namespace fs = std::filesystem;
 
-void make_sysroot_writable_privately() {
-    static bool done = false;
+namespace {
+
+// Whether `path` is on a read-only mount; nullopt when it cannot be looked at.
+std::optional<bool> read_only(const char* path) {
     struct statvfs st{};
-    if (done || ::statvfs("/sysroot", &st) != 0 || !(st.f_flag & ST_RDONLY))
-        return;
+    if (::statvfs(path, &st) != 0)
+        return std::nullopt;
+    return (st.f_flag & ST_RDONLY) != 0;
+}
+
+void enter_private_namespace() {
     if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0)
         throw Error(std::string("cannot enter a private mount namespace to write into other "
                                 "deployments: ") + std::strerror(errno));
@@ -28,7 +36,23 @@ void make_sysroot_writable_privately() {
         ::mount(nullptr, "/sysroot", nullptr, MS_REMOUNT | MS_RELATIME, nullptr) != 0)
         throw Error(std::string("cannot remount /sysroot read-write in a private mount namespace: ") +
                     std::strerror(errno));
-    done = true;
+}
+
+} // namespace
+
+// The system's view of /sysroot is PID 1's (/proc/1/root); ours may already
+// be a private namespace where it is writable (libostree enters one for its
+// own writes, ostree_sysroot_initialize_with_mount_namespace).
+void make_sysroot_writable_privately() {
+    static bool said = false;
+    if (!read_only("/proc/1/root/sysroot").value_or(read_only("/sysroot").value_or(false)))
+        return;
+    if (read_only("/sysroot").value_or(false))
+        enter_private_namespace();
+    if (!said) // once per process: on a read-only sysroot this is the only way in
+        std::fprintf(stderr, "bootbench: /sysroot is read-only: writing into other deployments from a "
+                             "private mount namespace\n");
+    said = true;
 }
 
 void label_in_deployment(const fs::path& deployment_dir, const std::vector<std::string>& files) {

@@ -9,6 +9,7 @@
 #include "sys/experiment_notify.hpp"
 #include "sys/lock.hpp"
 #include "sys/report_files.hpp"
+#include "core/gate.hpp"
 #include "sys/run_log.hpp"
 #include "sys/suite.hpp"
 #include "sys/unit_install.hpp"
@@ -96,6 +97,8 @@ void store_failed_run(Context& c, const core::RunSlot& slot, const std::string& 
 BootOutcome switch_and_reboot(Context& c) {
     if (c.host.sysroot().has_staged())
         c.log.line("a staged update appeared during the experiment; it is dropped to keep the arms fixed");
+    c.log.line("switching the default to " + core::describe(c.state.expected));
+    double start = c.clock.monotonic_s();
     c.host.sysroot().set_default(c.state.expected, StagedPolicy::drop);
     crash_point("default-switched");
     c.state = core::mark_default_set(c.state);
@@ -103,7 +106,8 @@ BootOutcome switch_and_reboot(Context& c) {
     crash_point("default-recorded");
     const core::RunSlot* next = c.state.current_run();
     c.log.line("rebooting into " + core::describe(c.state.expected) +
-               (next ? " for run " + next->run_id : ""));
+               (next ? " for run " + next->run_id : "") + " (switched in " +
+               core::format_seconds(c.clock.monotonic_s() - start) + ")");
     c.host.reboot();
     return BootOutcome::rebooting;
 }

@@ -3,6 +3,7 @@ of the image. Each failure says which boot or run, what was expected and
 what was found."""
 import json
 import re
+import subprocess
 from datetime import datetime
 from pathlib import Path
 
@@ -15,6 +16,11 @@ BENCH_LINE = re.compile(r"bootbench: bench \S+: running")
 # bootbench is done with this boot: it asks for the reboot.
 HANDOFF_LINE = re.compile(r"bootbench: (rebooting into|experiment \S+ finished)")
 DOWN_LINE = re.compile(r"reboot: (Restarting system|Power down)")
+SWITCH_LINE = re.compile(r"bootbench: switching the default to ")
+CUT_LINE = re.compile(r"^HARNESS power cut: (.*)")
+# bootbench's first words in a boot that measures: the run and its attempt.
+ATTEMPT_LINE = re.compile(r"bootbench: boot into .*: run (\S+) \(attempt (\d+) of \d+\)")
+STORED_LINE = re.compile(r"bootbench: run (\S+): ok")
 SETTLE_S = 1  # conditions.settle_s in guest/experiment.toml
 EXPERIMENT = "vm-ab"
 PLANNED = [("a-1", "a"), ("b-1", "b"), ("a-2", "a"), ("b-2", "b")]
@@ -31,9 +37,12 @@ def expect(cond, msg):
 
 # --- the console ---------------------------------------------------------------
 
-def boots_from_console(lines):
+def boots_from_console(lines, guest_boots=None):
     """One dict per boot, in order: when the bootloader, the kernel, the guest's
-    boot line, bootbench's resume unit and the reboot/power-off happened."""
+    boot line, bootbench's resume unit and the reboot/power-off happened, and
+    a power cut that ended it. With the guest's boots.log, a boot whose boot
+    line the console lost (seen: interleaved with other output) takes its
+    number, variant and deployment from there."""
     boots = []
     cur = None
     for t, s in lines:
@@ -43,7 +52,10 @@ def boots_from_console(lines):
             continue
         if cur is None:  # output before the first bootloader banner
             continue
-        if KERNEL_LINE.search(s) and "t_kernel" not in cur:
+        note_bootbench(cur, s, t)
+        if (m := CUT_LINE.search(s)) and "cut" not in cur:
+            cur.update(t_cut=t, cut=m[1])
+        elif KERNEL_LINE.search(s) and "t_kernel" not in cur:
             cur["t_kernel"] = t
         elif (m := BOOT_LINE.search(s)) and "n" not in cur:
             cur.update(t_up=t, n=int(m[1]), variant=m[2], deployment=m[3])
@@ -56,7 +68,45 @@ def boots_from_console(lines):
         elif DOWN_LINE.search(s) and "t_down" not in cur:
             cur["t_down"] = t
             cur["down"] = "reboot" if "Restarting" in s else "poweroff"
+    if guest_boots is not None:
+        fill_lost_boot_lines(boots, guest_boots)
     return boots
+
+
+def note_bootbench(cur, s, t):
+    """The run a boot measured, the attempt bootbench counted, whether a bench
+    started, when the run was stored and when the switch began."""
+    if m := ATTEMPT_LINE.search(s):
+        cur.update(run=m[1], attempt=int(m[2]))
+    elif BENCH_LINE.search(s):
+        cur["benched"] = True
+    elif m := STORED_LINE.search(s):
+        cur.update(stored=m[1], t_stored=t)
+    elif SWITCH_LINE.search(s) and "t_switch" not in cur:
+        cur["t_switch"] = t
+
+
+def fill_lost_boot_lines(boots, guest_boots):
+    """A console boot without a boot line, followed (or preceded) by boots
+    whose numbers leave a gap that boots.log fills, is that boots.log entry.
+    A boot cut before userspace has no entry and stays without one."""
+    by_n = {int(g["boot"]): g for g in guest_boots}
+    seen = {b["n"] for b in boots if "n" in b}
+    last = 0
+    for i, b in enumerate(boots):
+        if "n" in b:
+            last = b["n"]
+            continue
+        nxt = next((x["n"] for x in boots[i + 1:] if "n" in x), max(by_n, default=0) + 1)
+        g = by_n.get(last + 1)
+        if g is not None and last + 1 not in seen and last + 1 < nxt and reached_userspace(b):
+            b.update(n=last + 1, variant=g["variant"], deployment=g["deployment"], line_lost=True)
+            seen.add(last + 1)
+            last += 1
+
+
+def reached_userspace(boot):
+    return any(k in boot for k in ("t_resume", "t_bench", "t_handoff", "run")) or boot.get("down") == "reboot"
 
 
 def entry_for_previous_boot(entries, lines):
@@ -121,8 +171,8 @@ def bench_seconds(result):
 # --- timings ---------------------------------------------------------------------
 
 def timings(lines, img, out):
-    boots = boots_from_console(lines)
     guest_boots = read_boots_log(out)
+    boots = boots_from_console(lines, guest_boots)
     by_boot = {}
     for r in read_results(out).values():
         g = boot_of_result(r, guest_boots)
@@ -136,6 +186,9 @@ def timings(lines, img, out):
             row["loader_to_userspace_s"] = round(b["t_up"] - b["t_loader"], 1)
         if "t_down" in b:
             row["loader_to_down_s"] = round(b["t_down"] - b["t_loader"], 1)
+        if "cut" in b:
+            row["power_cut_after_s"] = round(b["t_cut"] - b["t_loader"], 1)
+            row["power_cut"] = b["cut"]
         if nxt is not None:
             row["cycle_s"] = round(nxt - b["t_loader"], 1)
         if "t_resume" in b:
@@ -151,8 +204,21 @@ def timings(lines, img, out):
             row["benches_s"] = round(benches, 1)
             row["resume_to_reboot_request_s"] = round(b["t_handoff"] - b["t_resume"], 1)
             row["bootbench_overhead_s"] = round(b["t_handoff"] - b["t_resume"] - benches - SETTLE_S, 1)
+        steps(row, b)
         rows.append(row)
-    return {"build": img.build_times, "boots": rows}
+    cuts = [{"boot": r["boot"], "after_s": r["power_cut_after_s"], "why": r["power_cut"]}
+            for r in rows if "power_cut" in r]
+    return {"build": img.build_times, "boots": rows, "power_cuts": cuts}
+
+
+def steps(row, b):
+    """bootbench's own steps at the end of a run, from its console lines:
+    from the stored result to the switch, and the switch of the default
+    deployment up to the reboot request."""
+    if "t_stored" in b and "t_switch" in b:
+        row["stored_to_switch_s"] = round(b["t_switch"] - b["t_stored"], 1)
+    if "t_switch" in b and "t_handoff" in b:
+        row["switch_s"] = round(b["t_handoff"] - b["t_switch"], 1)
 
 
 def print_timings(t):
@@ -169,25 +235,42 @@ def print_timings(t):
 # --- the scenarios -------------------------------------------------------------------
 
 def check(scenario, lines, img, out):
-    boots = [b for b in boots_from_console(lines) if "variant" in b]
-    variants = [b["variant"] for b in boots]
+    every = boots_from_console(lines, read_boots_log(out))
+    boots = [b for b in every if "variant" in b]
+    variants = [b["variant"] + (" (cut)" if "cut" in b else "") for b in boots]
     print(f"boots seen on the console: {' '.join(variants)}")
+    for i, b in enumerate(every):
+        if "cut" in b:
+            print(f"console boot {i + 1} ({b.get('variant', 'before userspace')}) was power-cut: {b['cut']}")
     check_console_matches_guest_log(boots, out)
     expect(any("BOOTBENCH-VM done" in s for _, s in lines),
            "the guest never printed 'BOOTBENCH-VM done' (the scenario did not finish)")
     if scenario == "wrong-boot":
         check_wrong_boot(boots, img, out, lines)
+    elif scenario == "power-cut":
+        check_power_cut(every, boots, img, out, lines)
     else:
         {"smoke": check_smoke, "experiment": check_experiment}[scenario](boots, img, out)
+    if any("cut" in b for b in every):
+        check_attempts_count_cuts(every, out)
+    if scenario != "smoke":
+        check_read_only_sysroot(lines, out)
 
 
 def check_console_matches_guest_log(boots, out):
+    """The boots that reached userspace, as the console saw them, are the
+    boots the guest logged on its disk, one for one by number."""
     guest = read_boots_log(out)
-    expect(len(guest) == len(boots),
-           f"the console shows {len(boots)} boots but /var/lib/bootbench-vm/boots.log has {len(guest)}")
+    numbers = [b["n"] for b in boots]
+    expect(numbers == list(range(1, len(guest) + 1)),
+           f"the console shows boots {numbers} but /var/lib/bootbench-vm/boots.log has "
+           f"{len(guest)}: {[g.get('variant') for g in guest]}")
     for b, g in zip(boots, guest):
         expect(g.get("variant") == b["variant"] and g.get("deployment") == b["deployment"],
                f"boot {b['n']}: console says {b['variant']} {b['deployment']}, boots.log says {g}")
+    for b in boots:
+        if b.get("line_lost"):
+            print(f"boot {b['n']}: its boot line was lost on the console; boots.log says {b['variant']}")
 
 
 def check_boot_deployments(boots, img):
@@ -208,16 +291,21 @@ def check_smoke(boots, img, out):
     print("smoke: two boots through the bootloader in one qemu, the second into what ostree made default")
 
 
-def check_experiment(boots, img, out, wrong_boot=None):
+def check_experiment(boots, img, out, wrong_boot=None, cut=False):
     variants = [b["variant"] for b in boots]
     planned = ["base"] + ([t for _, t in PLANNED[:1]] + (["a"] if wrong_boot else [])
                          + [t for _, t in PLANNED[1:]])
     # bootbench may end in the last target and leave the final reboot to the
     # test image, or reboot into the original default itself: either way the
-    # last boot is base.
-    expect(variants[:len(planned)] == planned and variants[-1] == "base"
-           and len(variants) in (len(planned) + 1, len(planned) + 2),
-           f"expected boots {' '.join(planned)} [b] base; saw {' '.join(variants)}")
+    # last boot is base. After a power cut a target boots again: then the
+    # order is checked on the boots that stored results (check_results).
+    if cut:
+        expect(variants[0] == "base" and variants[-1] == "base",
+               f"expected the first and last boots to be base; saw {' '.join(variants)}")
+    else:
+        expect(variants[:len(planned)] == planned and variants[-1] == "base"
+               and len(variants) in (len(planned) + 1, len(planned) + 2),
+               f"expected boots {' '.join(planned)} [b] base; saw {' '.join(variants)}")
     check_boot_deployments(boots, img)
     check_results(boots, img, out, wrong_boot)
     check_report(out)
@@ -238,6 +326,98 @@ def check_wrong_boot(boots, img, out, lines=()):
            f"state.json: run b-1 should be done after 2 attempts (the wrong boot counts); it is {slot}")
     print(f"wrong boot: boot {wrong['n']} booted {wrong['variant']} while b was expected; "
           "no result was recorded for it and b-1 was retried")
+
+
+NAMESPACE_LINE = "bootbench: /sysroot is read-only: writing into other deployments from a private mount namespace"
+
+
+def check_read_only_sysroot(lines, out):
+    """As on Fedora (sysroot.readonly): every boot saw /sysroot read-only, so
+    bootbench installed and removed its unit from a private mount namespace,
+    and the rest of the system never saw /sysroot writable."""
+    modes = [g.get("sysroot") for g in read_boots_log(out)]
+    expect(modes and all(m == "ro" for m in modes),
+           f"/sysroot should be read-only in every boot (sysroot.readonly); boots.log says {modes}")
+    done = [s for _, s in lines if "BOOTBENCH-VM done: " in s]
+    expect(done and done[-1].endswith("sysroot=ro"),
+           f"after the experiment /sysroot should still be read-only for the system: {done[-1:]}")
+    said = [t for t, s in lines if NAMESPACE_LINE in s]
+    expect(len(said) >= 2, f"bootbench said {len(said)} times that it wrote from a private mount "
+                           f"namespace; expected at least at start (unit installed) and at the end (removed)")
+    print(f"read-only /sysroot in all {len(modes)} boots; bootbench wrote into other deployments from a "
+          f"private mount namespace {len(said)} times")
+
+
+def check_power_cut(every, boots, img, out, lines):
+    """Three planned cuts (vm_cuts.POWER_CUTS): no stored result lost or
+    measured twice, the experiment finished, the cut attempt counted, the
+    file system clean, state.json never damaged (or its fallback said so)."""
+    planned = [b for b in every if b.get("cut", "").startswith("planned: ")]
+    expect(len(planned) == 3, f"expected 3 planned power cuts, the console shows {len(planned)}")
+    bench_cut, stored_cut, switch_cut = planned
+    expect(bench_cut.get("run") == "a-1" and bench_cut.get("benched") and "stored" not in bench_cut,
+           f"the first cut should have ended run a-1 during a bench: {summary(bench_cut)}")
+    expect(stored_cut.get("stored") == "b-1",
+           f"the second cut should have come right after run b-1 was stored: {summary(stored_cut)}")
+    switched = any("bootbench: rebooting into" in s for t, s in lines
+                   if switch_cut["t_loader"] <= t < switch_cut["t_cut"])
+    print(f"power cut during the switch: the switch had {'already finished' if switched else 'not finished'} "
+          "when the power went")
+    later = every[every.index(stored_cut) + 1:]
+    expect(not any(b.get("run") == "b-1" and b.get("benched") for b in later),
+           f"run b-1 was measured again after its result was stored: "
+           f"{[summary(b) for b in later if b.get('run') == 'b-1']}")
+    kept = any("run b-1 was stored before an interruption; not measuring it again" in s for _, s in lines)
+    print("after the cut that followed b-1's result: " +
+          ("bootbench found the stored result and did not measure it again" if kept else
+           "the state had already moved on; bootbench made the next default without measuring b-1 again"))
+    check_experiment(boots, img, out, cut=True)
+    results = {run_id(r): r for r in read_results(out).values()}
+    expect(results["a-1"].get("attempt") == 2,
+           f"run a-1 was cut once during its benches: its result says attempt {results['a-1'].get('attempt')}")
+    check_state_never_damaged(out, lines)
+    check_fsck(img)
+
+
+def summary(boot):
+    return {k: v for k, v in boot.items() if k in ("variant", "run", "attempt", "benched", "stored", "cut")}
+
+
+def check_attempts_count_cuts(every, out):
+    """Every run's attempts in state.json count the boots that began it and
+    were cut before its result was stored."""
+    state = json.loads((Path(out) / "bootbench" / "state.json").read_text())
+    for slot in state.get("runs", []):
+        rid = slot.get("run_id", slot.get("run"))
+        began = [b for b in every if b.get("run") == rid and b.get("benched")]
+        measured = [b for b in began if b.get("stored") == rid or "cut" not in b]
+        cut = [b for b in began if "cut" in b and b.get("stored") != rid]
+        if not cut:
+            continue
+        expect(slot.get("attempts") == len(cut) + len(measured[-1:]) and slot.get("status") == "done",
+               f"run {rid}: {len(cut)} power cut(s) during its benches, then measured; state.json says "
+               f"{slot}")
+        print(f"run {rid}: {len(cut)} cut attempt(s) counted, done in attempt {slot.get('attempts')}")
+
+
+def check_state_never_damaged(out, lines):
+    """bootbench says when it falls back to state.initial.json; a damaged
+    state.json that was not noticed would have failed the experiment."""
+    log = Path(out) / "bootbench" / "results" / EXPERIMENT / "bootbench.log"
+    text = (log.read_text() if log.exists() else "") + "\n".join(s for _, s in lines)
+    damaged = [l for l in text.splitlines() if "state.initial.json" in l or "damaged" in l]
+    if damaged:
+        print(f"state.json was found damaged and the fallback was used: {damaged[:3]}")
+    else:
+        print("state.json was never found damaged")
+
+
+def check_fsck(img):
+    """The ext4 file system is clean after the last (orderly) power-off."""
+    with img.partition() as dev:
+        r = subprocess.run(["e2fsck", "-n", "-f", dev], capture_output=True, text=True)
+    expect(r.returncode == 0, f"e2fsck -n found problems (exit {r.returncode}):\n{r.stdout[-2000:]}{r.stderr[-500:]}")
+    print(f"e2fsck -n -f: clean ({r.stdout.strip().splitlines()[-1] if r.stdout.strip() else 'no output'})")
 
 
 def check_results(boots, img, out, wrong_boot):

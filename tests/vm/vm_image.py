@@ -1,5 +1,6 @@
 """The built disk image: its manifest, and reading files out of it with
 debugfs (no mount, no loop device, never while qemu runs)."""
+import contextlib
 import json
 import subprocess
 from pathlib import Path
@@ -105,6 +106,21 @@ class Image:
                 raise RuntimeError(f"could not read /boot{entry[key]} from {self.disk}")
             files.append(str(out))
         return files
+
+    @contextlib.contextmanager
+    def partition(self):
+        """The ext4 file system as a path e2fsck can read: the image itself, or
+        a read-only loop device at the partition's offset."""
+        offset = int(self.manifest["PART_OFFSET"])
+        if offset == 0:
+            yield str(self.disk)
+            return
+        dev = subprocess.run(["losetup", "-f", "--show", "-r", "-o", str(offset), str(self.disk)],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        try:
+            yield dev
+        finally:
+            subprocess.run(["losetup", "-d", dev])
 
     # --- after the run -----------------------------------------------------------
 

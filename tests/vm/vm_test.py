@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """End-to-end test of bootbench in a real virtual machine with real reboots.
 
-    vm_test.py --scenario experiment|wrong-boot|smoke --bootbench BUILD/bootbench
+    vm_test.py --scenario experiment|wrong-boot|power-cut|smoke --bootbench BUILD/bootbench
 
 Builds the image (build-image.sh), boots it with qemu (TCG) in ONE process:
 the guest reboots itself through SeaBIOS and extlinux, which reads the
 config ostree wrote. The harness only watches the serial console, enforces a
 time limit and, after the guest powered off, reads the results out of the
-disk image with debugfs and checks them.
+disk image with debugfs and checks them. A guest that stalls is power-cut and
+booted again (vm_cuts.py); the power-cut scenario cuts the power on purpose
+at chosen moments.
 
 Without a loop device (extlinux cannot be installed) the harness becomes the
 bootloader: it reads ostree's BLS entries from the image and boots the
@@ -34,16 +36,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import vm_checks  # noqa: E402
+import vm_cuts  # noqa: E402
 from vm_image import Image  # noqa: E402
 
 SKIP = 77
 MIRROR = "http://deb.debian.org/debian/dists/bookworm/InRelease"
-QEMU = ["qemu-system-x86_64", "-accel", "tcg,thread=multi", "-smp", "2", "-m", "1024",
+# TCG settings, overridable to measure others (docs/vm.md, "Stalls").
+TCG_THREAD = os.environ.get("BOOTBENCH_VM_TCG_THREAD", "multi")
+SMP = os.environ.get("BOOTBENCH_VM_SMP", "2")
+QEMU = ["qemu-system-x86_64", "-accel", f"tcg,thread={TCG_THREAD}", "-smp", SMP, "-m", "1024",
         "-display", "none", "-vga", "none", "-monitor", "none", "-nic", "none",
         "-serial", "stdio"]
-# Seconds without any console output before the harness gives up.
-STALL_LIMIT = 300
-TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350}
+TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350, "power-cut": 1500}
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -154,8 +158,9 @@ class Console:
     """Collects qemu's serial output as timestamped lines (seconds since the
     harness started qemu the first time) into console.log."""
 
-    def __init__(self, path):
+    def __init__(self, path, watch):
         self.path = path
+        self.watch = watch
         self.lines = []  # (t, text)
         self.t0 = time.monotonic()
         self.last_output = self.t0
@@ -185,6 +190,7 @@ class Console:
             self.last_output = time.monotonic()
             self.lines.append((t, text))
             self.file.write(f"[{t:8.2f}] {text}\n")
+            self.watch.line(t, text)
 
     def snapshot(self):
         with self.lock:
@@ -199,33 +205,50 @@ class Console:
 
 
 def run_qemu(cmd, console, deadline):
-    """Runs one qemu process until it exits; kills it at the deadline or when
-    the console stays silent for STALL_LIMIT seconds."""
+    """Runs one qemu process until it exits (returns its status) or until the
+    watch says to cut the power (kills it at once, returns the Cut). Fails at
+    the deadline."""
     log("qemu: " + " ".join(cmd))
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     reader = threading.Thread(target=console.feed, args=(proc.stdout,), daemon=True)
     reader.start()
-    why = None
-    while proc.poll() is None:
-        time.sleep(1)
+    outcome = None
+    while proc.poll() is None and outcome is None:
+        time.sleep(0.1)
         if time.monotonic() > deadline:
-            why = "the overall time limit was reached"
-        elif time.monotonic() - console.last_output > STALL_LIMIT:
-            why = f"the console was silent for {STALL_LIMIT} s"
-        if why:
+            outcome = "the overall time limit was reached"
+        else:
+            with console.lock:
+                outcome = console.watch.due(console.now(), console.last_output - console.t0)
+        if outcome is not None:
             proc.kill()
             proc.wait()
     reader.join(timeout=10)
-    if why:
-        raise Fail(f"qemu killed: {why}")
-    return proc.returncode
+    if isinstance(outcome, str):
+        raise Fail(f"qemu killed: {outcome}")
+    return outcome if outcome is not None else proc.returncode
+
+
+def power_cut(cut, console):
+    """Keeps the cut (fails after too many stall cuts) and says so on the console log."""
+    log(f"POWER CUT at {cut.t:.1f} s: {cut.reason}")
+    console.add(f"HARNESS power cut: {cut.reason}".encode())
+    try:
+        console.watch.record(cut)
+    except ValueError as e:
+        raise Fail(str(e)) from None
 
 
 def boot_extlinux(img, console, deadline):
     """One qemu for the whole scenario: the guest's reboots go through SeaBIOS
-    and extlinux; its final poweroff ends qemu."""
-    rc = run_qemu(QEMU + ["-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
+    and extlinux; its final poweroff ends qemu. After a power cut the same
+    disk boots again in a new qemu."""
+    while True:
+        rc = run_qemu(QEMU + ["-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
+        if not isinstance(rc, vm_cuts.Cut):
+            break
+        power_cut(rc, console)
     if rc != 0:
         raise Fail(f"qemu exited with status {rc}")
 
@@ -247,6 +270,9 @@ def boot_kernel(img, console, deadline, force_wrong_boot):
         rc = run_qemu(QEMU + ["-no-reboot", "-kernel", kernel, "-initrd", initrd,
                               "-append", entry["options"],
                               "-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
+        if isinstance(rc, vm_cuts.Cut):
+            power_cut(rc, console)
+            continue
         if rc != 0:
             raise Fail(f"qemu exited with status {rc} on kernel boot {n}")
         if console.has(r"reboot: Power down", since=start):
@@ -318,7 +344,8 @@ def run(args):
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     img = build_image(args, work)
-    console = Console(work / "console.log")
+    watch = vm_cuts.Watch(planned=list(vm_cuts.POWER_CUTS) if args.scenario == "power-cut" else [])
+    console = Console(work / "console.log", watch)
     log(f"booting ({args.boot}); console: {console.path}")
     deadline = time.monotonic() + (args.time_limit or TIME_LIMITS[args.scenario])
     try:
@@ -326,6 +353,8 @@ def run(args):
             boot_extlinux(img, console, deadline)
         else:
             boot_kernel(img, console, deadline, args.scenario == "wrong-boot")
+        if watch.unfired():
+            raise Fail(f"the guest finished before these planned power cuts: {watch.unfired()}")
     except Fail as e:
         raise Fail(f"{e}\nlast 40 console lines:\n{console.tail()}") from None
     boots_s = console.now()
@@ -353,7 +382,7 @@ def run(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--scenario", required=True, choices=["smoke", "experiment", "wrong-boot"])
+    p.add_argument("--scenario", required=True, choices=["smoke", "experiment", "wrong-boot", "power-cut"])
     p.add_argument("--bootbench", required=True, help="the bootbench binary to install in the image")
     p.add_argument("--boot", default="auto", choices=["auto", "extlinux", "kernel"])
     p.add_argument("--time-limit", type=int, default=0, help="seconds for all the boots")

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Tests of the VM harness's own logic, without a VM: how it reads boots off
+the console (a lost boot line, power cuts) and when it cuts the power.
+Runs in the ordinary suites, so a broken harness is found in seconds."""
+import os
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vm_checks  # noqa: E402
+import vm_cuts  # noqa: E402
+
+
+def boot(t, n=None, variant="a", run=None, bench=False, stored=None, cut=None, down="Restarting system"):
+    """Console lines of one boot starting at time t."""
+    lines = [(t, "SYSLINUX 6.04 EDD 20191223 Copyright (C) 1994-2015 H. Peter Anvin et al")]
+    if n is not None:
+        lines.append((t + 30, f"BOOTBENCH-VM boot={n} variant={variant} deployment=d{variant}.0 scenario=x"))
+    if run:
+        lines.append((t + 31, f"bootbench: boot into debian/d{variant}.0: run {run} (attempt 1 of 4)"))
+    if bench:
+        lines.append((t + 33, "bootbench: bench perf-sched-pipe: running perf bench sched pipe"))
+    if stored:
+        lines.append((t + 36, f"bootbench: run {stored}: ok, 3 metrics"))
+    if cut:
+        lines.append((t + 37, f"HARNESS power cut: {cut}"))
+    elif down:
+        lines.append((t + 40, f"reboot: {down}"))
+    return lines
+
+
+def guest(*variants):
+    return [{"boot": str(i + 1), "variant": v, "deployment": f"d{v}.0"} for i, v in enumerate(variants)]
+
+
+class ConsoleBoots(unittest.TestCase):
+    def test_a_lost_boot_line_is_taken_from_boots_log(self):
+        # CI saw this: boot 2 ran bootbench but its BOOTBENCH-VM line never
+        # reached the console whole.
+        lines = boot(0, 1, "base") + boot(50, None, run="a-1", bench=True, stored="a-1") + boot(100, 3, "b")
+        boots = vm_checks.boots_from_console(lines, guest("base", "a", "b"))
+        self.assertEqual([b.get("n") for b in boots], [1, 2, 3])
+        self.assertEqual(boots[1]["variant"], "a")
+        self.assertTrue(boots[1]["line_lost"])
+
+    def test_a_boot_cut_before_userspace_gets_no_entry(self):
+        lines = boot(0, 1, "base") + boot(50, cut="stall: silent", down=None) + boot(100, 2, "a")
+        boots = vm_checks.boots_from_console(lines, guest("base", "a"))
+        self.assertEqual([b.get("n") for b in boots], [1, None, 2])
+        self.assertEqual(boots[1]["cut"], "stall: silent")
+
+    def test_the_console_and_boots_log_must_agree(self):
+        lines = boot(0, 1, "base") + boot(50, 2, "a")
+        boots = vm_checks.boots_from_console(lines, guest("base", "b"))
+        with self.assertRaisesRegex(vm_checks.CheckFailed, "boot 2: console says a"):
+            self._match(boots, guest("base", "b"))
+
+    def _match(self, boots, g):
+        # check_console_matches_guest_log reads boots.log from a folder.
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(f"{d}/bootbench-vm")
+            Path(f"{d}/bootbench-vm/boots.log").write_text(
+                "".join(" ".join(f"{k}={v}" for k, v in x.items()) + "\n" for x in g))
+            vm_checks.check_console_matches_guest_log(boots, d)
+
+    def test_a_missing_boot_is_named(self):
+        lines = boot(0, 1, "base") + boot(50, 3, "a")
+        boots = vm_checks.boots_from_console(lines, guest("base", "a", "a"))
+        with self.assertRaisesRegex(vm_checks.CheckFailed, r"console shows boots \[1, 3\]"):
+            self._match(boots, guest("base", "a", "a"))
+
+    def test_attempts_and_cuts_are_read_per_boot(self):
+        lines = boot(0, 1, "a", run="a-1", bench=True, cut="planned: x")
+        b = vm_checks.boots_from_console(lines)[0]
+        self.assertEqual((b["run"], b["attempt"], b["benched"], b["cut"]), ("a-1", 1, True, "planned: x"))
+        self.assertNotIn("stored", b)
+
+
+class Cuts(unittest.TestCase):
+    def test_a_stall_with_no_progress_is_cut_after_the_grace(self):
+        w = vm_cuts.Watch()
+        w.line(100, "watchdog: BUG: soft lockup - CPU#0 stuck for 45s! [(udev-worker):358]")
+        w.line(110, "Call Trace:")
+        self.assertIsNone(w.due(100 + vm_cuts.STALL_GRACE - 1, 110))
+        cut = w.due(100 + vm_cuts.STALL_GRACE, 110)
+        self.assertIn("the kernel reported a stall at 100 s", cut.reason)
+
+    def test_progress_after_a_stall_report_cancels_the_cut(self):
+        w = vm_cuts.Watch()
+        w.line(100, "rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:")
+        w.line(120, "[  OK  ] Reached target multi-user.target - Multi-User System.")
+        self.assertIsNone(w.due(200, 199))
+
+    def test_silence_is_a_stall(self):
+        w = vm_cuts.Watch()
+        self.assertIsNone(w.due(100 + vm_cuts.SILENCE_LIMIT - 1, 100))
+        self.assertIn("silent", w.due(100 + vm_cuts.SILENCE_LIMIT, 100).reason)
+
+    def test_planned_cuts_fire_in_order_after_their_delay(self):
+        w = vm_cuts.Watch(planned=list(vm_cuts.POWER_CUTS))
+        w.line(10, "bootbench: run b-1: ok, 3 metrics")  # not armed yet: the bench cut comes first
+        self.assertIsNone(w.due(11, 10))
+        w.line(20, "bootbench: bench perf-sched-pipe: running perf bench sched pipe")
+        self.assertIsNone(w.due(20.5, 20))
+        cut = w.due(21, 20)
+        self.assertTrue(cut.planned and "during a bench" in cut.reason)
+        w.record(cut)
+        self.assertEqual(len(w.unfired()), 2)
+
+    def test_too_many_stall_cuts_fail(self):
+        w = vm_cuts.Watch()
+        for i in range(vm_cuts.MAX_STALL_CUTS):
+            w.record(vm_cuts.Cut("stall", i))
+        with self.assertRaisesRegex(ValueError, "stalled 3 times"):
+            w.record(vm_cuts.Cut("stall", 9))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
