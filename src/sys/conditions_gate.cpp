@@ -78,20 +78,24 @@ void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
     }
 }
 
-// A failure to stop them is recorded and flagged; the run goes on.
-void pass_quiet(const core::Conditions& c, UnitControl* units, GateOutcome& out) {
+// A failure to stop them is recorded and flagged; the run goes on. What it
+// cost is said: stopping units is part of bootbench's own time per run.
+void pass_quiet(const core::Conditions& c, UnitControl* units, Clock& clock, GateOutcome& out) {
     std::vector<std::string> wanted = core::stop_units_of(c.stop_units);
     if (!units || wanted.empty())
         return;
     core::UnitPresence p{{}, wanted};
     std::string error;
+    double start = clock.monotonic_s();
     try {
         p = core::presence_of(wanted, units->listed(wanted));
         units->stop_until_reboot(p.present);
     } catch (const Error& e) {
         error = e.what();
     }
-    note(out, core::quiet_record(p, error));
+    core::ConditionRecord r = core::quiet_record(p, error);
+    r.detail += ", in " + core::format_seconds(clock.monotonic_s() - start);
+    note(out, r);
 }
 
 } // namespace
@@ -99,7 +103,7 @@ void pass_quiet(const core::Conditions& c, UnitControl* units, GateOutcome& out)
 GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root,
                       Sensors& sensors, Clock& clock, const InterruptWatch* watch, UnitControl* units) {
     GateOutcome out;
-    pass_quiet(c, units, out);
+    pass_quiet(c, units, clock, out);
     auto settle = core::decide_settle(c.settle_s, clock.since_boot_s());
     note(out, settle.record);
     sleep_watched(clock, settle.wait_s, watch, "settling after boot");

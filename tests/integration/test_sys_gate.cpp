@@ -3,7 +3,9 @@
 #include "fake_tree.hpp"
 #include "sys/background_load.hpp"
 #include "sys/conditions_gate.hpp"
+#include "sys/quiet_units.hpp"
 
+#include <cstdlib>
 #include <functional>
 
 using namespace bootbench;
@@ -210,4 +212,39 @@ TEST_CASE("background load: none for cpu_workers = 0") {
     BackgroundLoad bg(core::Load{}, 2, 10, dir.path());
     CHECK_FALSE(bg.active());
     CHECK(bg.stop().empty());
+}
+
+namespace {
+
+// A stand-in systemctl first on PATH: records each call, fails the verb named
+// in `fail` with a message on stderr.
+struct StandInSystemctl {
+    TempDir dir;
+    std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    explicit StandInSystemctl(const std::string& fail = "") {
+        std::string script = "#!/bin/sh\necho \"$*\" >>" + (dir.path() / "calls").string() + "\n";
+        if (!fail.empty())
+            script += "[ \"$1\" = " + fail + " ] && { echo 'Access denied' >&2; exit 4; }\n";
+        script += "exit 0\n";
+        testing::write(dir.path() / "systemctl", script);
+        std::filesystem::permissions(dir.path() / "systemctl", std::filesystem::perms::owner_all);
+        ::setenv("PATH", (dir.path().string() + ":" + old_path).c_str(), 1);
+    }
+    ~StandInSystemctl() { ::setenv("PATH", old_path.c_str(), 1); }
+    std::string calls() { return testing::read(dir.path() / "calls"); }
+};
+
+} // namespace
+
+TEST_CASE("quiet units: a runtime mask without a daemon reload, then a stop") {
+    StandInSystemctl systemctl;
+    SystemctlUnits().stop_until_reboot({"fstrim.timer", "uupd.timer"});
+    CHECK(systemctl.calls() == "mask --runtime --no-reload -- fstrim.timer uupd.timer\n"
+                               "stop -- fstrim.timer uupd.timer\n");
+}
+
+TEST_CASE("quiet units: a failed stop says which systemctl call and why") {
+    StandInSystemctl systemctl("stop");
+    CHECK_THROWS_WITH(SystemctlUnits().stop_until_reboot({"fstrim.timer"}),
+                      "systemctl stop failed: Access denied");
 }
