@@ -32,13 +32,14 @@ PACKAGES=(systemd-sysv udev dbus kmod procps linux-image-amd64 dracut ostree ost
 DRACUT_CONF='compress="gzip -1"
 drivers+=" virtio_blk virtio_pci ext4 "'
 
-usage() { echo "usage: $0 --bootbench BIN --scenario smoke|experiment|wrong-boot|power-cut --workdir DIR [--boot extlinux|kernel]" >&2; exit 2; }
+usage() { echo "usage: $0 --bootbench BIN --scenario smoke|experiment|wrong-boot|power-cut --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN]" >&2; exit 2; }
 
 parse_args() {
-  BOOTBENCH="" SCENARIO="" WORK="" BOOT_MODE=extlinux
+  BOOTBENCH="" SCENARIO="" WORK="" BOOT_MODE=extlinux FLOOR_TOOL=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --bootbench) BOOTBENCH=$2; shift 2 ;;
+      --floor-tool) FLOOR_TOOL=$2; shift 2 ;;
       --scenario) SCENARIO=$2; shift 2 ;;
       --workdir) WORK=$2; shift 2 ;;
       --boot) BOOT_MODE=$2; shift 2 ;;
@@ -222,6 +223,11 @@ deploy_all() {
   local var=$SR/ostree/deploy/$OS/var
   tar -C "$var" -xf "$WORK/var.tar"
   install -D -m 0755 "$BOOTBENCH" "$var/lib/bootbench/bin/bootbench"
+  # bench/switch-default --live: the bare libostree reorder beside bootbench's
+  # switch, timed in the guest's first boot (experiment scenario).
+  if [ -n "$FLOOR_TOOL" ]; then
+    install -D -m 0755 "$FLOOR_TOOL" "$var/lib/bootbench-vm/switch-default"
+  fi
   mkdir -p "$var/lib/bootbench-vm"
   echo "$SCENARIO" >"$var/lib/bootbench-vm/scenario"
 }

@@ -78,6 +78,17 @@ class ConsoleBoots(unittest.TestCase):
         self.assertNotIn("stored", b)
 
 
+class Floor(unittest.TestCase):
+    def test_the_switch_floor_is_read_from_the_first_boot(self):
+        lines = [(1, "BOOTBENCH-VM floor: this machine's sysroot; 5 rounds; median seconds per switch"),
+                 (2, "BOOTBENCH-VM floor: bootbench set_default  1.2000"),
+                 (3, "BOOTBENCH-VM floor: bare reorder (floor)   1.0000"),
+                 (4, "BOOTBENCH-VM floor: bootbench / floor      1.20x")]
+        self.assertEqual(vm_checks.switch_floor(lines),
+                         {"bootbench_s": 1.2, "bare_reorder_s": 1.0, "ratio": 1.2})
+        self.assertIsNone(vm_checks.switch_floor(lines[:2]))
+
+
 class Cuts(unittest.TestCase):
     def test_a_stall_with_no_progress_is_cut_after_the_grace(self):
         w = vm_cuts.Watch()

@@ -206,9 +206,10 @@ def timings(lines, img, out):
             row["bootbench_overhead_s"] = round(b["t_handoff"] - b["t_resume"] - benches - SETTLE_S, 1)
         steps(row, b)
         rows.append(row)
+    floor = switch_floor(lines)
     cuts = [{"boot": r["boot"], "after_s": r["power_cut_after_s"], "why": r["power_cut"]}
             for r in rows if "power_cut" in r]
-    return {"build": img.build_times, "boots": rows, "power_cuts": cuts}
+    return {"build": img.build_times, "boots": rows, "power_cuts": cuts, "switch_floor": floor}
 
 
 def steps(row, b):
@@ -221,6 +222,19 @@ def steps(row, b):
         row["switch_s"] = round(b["t_handoff"] - b["t_switch"], 1)
 
 
+FLOOR_LINE = re.compile(r"BOOTBENCH-VM floor: (bootbench set_default|bare reorder \(floor\))\s+([0-9.]+)")
+
+
+def switch_floor(lines):
+    """bench/switch-default --live in the first boot: the median switch by
+    bootbench and by the bare libostree reorder, in seconds."""
+    found = {m[1].split()[0]: float(m[2]) for _, s in lines if (m := FLOOR_LINE.search(s))}
+    if len(found) < 2:
+        return None
+    return {"bootbench_s": found["bootbench"], "bare_reorder_s": found["bare"],
+            "ratio": round(found["bootbench"] / found["bare"], 2)}
+
+
 def print_timings(t):
     print("timings (seconds):")
     print("  image: " + ", ".join(f"{k.replace('TIME_', '').lower()}={v:.1f}"
@@ -228,6 +242,9 @@ def print_timings(t):
     for r in t["boots"]:
         print("  boot {boot} ({variant}): ".format(**r) + ", ".join(
             f"{k}={v}" for k, v in r.items() if k not in ("boot", "variant")))
+    if t.get("switch_floor"):
+        print("  switch in the first boot (median of 5): bootbench {bootbench_s} s, bare libostree reorder "
+              "{bare_reorder_s} s, ratio {ratio}".format(**t["switch_floor"]))
     print(f"  boots total={t.get('boots_total_s')}, image build={t.get('image_build_s')}, "
           f"whole test={t.get('total_s')}")
 

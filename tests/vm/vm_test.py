@@ -294,6 +294,8 @@ def build_image(args, work):
     t = time.monotonic()
     cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--scenario", args.scenario,
            "--workdir", str(work / "image"), "--boot", args.boot]
+    if args.floor_tool:
+        cmd += ["--floor-tool", args.floor_tool]
     log("building the image: " + " ".join(cmd))
     if subprocess.run(cmd).returncode != 0:
         raise Fail("the image build failed (see the messages above)")
@@ -385,11 +387,14 @@ def main():
     p.add_argument("--scenario", required=True, choices=["smoke", "experiment", "wrong-boot", "power-cut"])
     p.add_argument("--bootbench", required=True, help="the bootbench binary to install in the image")
     p.add_argument("--boot", default="auto", choices=["auto", "extlinux", "kernel"])
+    p.add_argument("--floor-tool", help="bench/switch-default, run in the guest's first boot (experiment)")
     p.add_argument("--time-limit", type=int, default=0, help="seconds for all the boots")
     p.add_argument("--recheck", action="store_true",
                    help="only check the results kept in the work dir (KEEP=1) again")
     args = p.parse_args()
     args.bootbench = os.path.abspath(args.bootbench)
+    if args.floor_tool:
+        args.floor_tool = os.path.abspath(args.floor_tool)
     try:
         return run(args)
     except Skip as e:
