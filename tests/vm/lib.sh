@@ -11,7 +11,7 @@ vm_elapsed() { awk -v a="$1" -v b="$(vm_now)" 'BEGIN { printf "%.1f", b - a }'; 
 vm_remove_tree() {
   local dir=$1
   [ -e "$dir" ] || return 0
-  find "$dir" -xdev -maxdepth 6 -type d -path '*/ostree/deploy/*/deploy/*' -prune \
+  find "$dir" -xdev -maxdepth 8 -type d -path '*/ostree/deploy/*/deploy/*' -prune \
     -exec chattr -i {} + 2>/dev/null || true
   rm -rf --one-file-system "$dir"
 }
