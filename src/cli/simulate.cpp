@@ -12,8 +12,11 @@
 #include "sys/orchestrator.hpp"
 #include "sys/results_folder.hpp"
 #include "sys/sandbox.hpp"
+#include "sys/state_store.hpp"
+#include "sys/subprocess.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 namespace bootbench::cli {
@@ -47,6 +50,7 @@ public:
     SandboxDir(const SandboxDir&) = delete;
     SandboxDir& operator=(const SandboxDir&) = delete;
     const fs::path& path() const { return path_; }
+    bool kept() const { return keep_; }
 
 private:
     fs::path path_;
@@ -61,16 +65,21 @@ std::string name_of(const sys::SandboxLayout& layout, const fs::path& booted) {
     return "host";
 }
 
-// Boots until no reboot is asked for. A process killed by a signal is a
-// crash or power loss: the machine comes back and boots again.
-void boot_until_done(const sys::SandboxLayout& layout, size_t max_boots) {
+// Boots until no reboot is asked for, or until the user interrupts (the
+// signal is returned, 0 otherwise). A process killed by a signal is a crash
+// or power loss: the machine comes back and boots again.
+int boot_until_done(const sys::SandboxLayout& layout, size_t max_boots, const sys::InterruptWatch& watch) {
     for (size_t n = 1;; ++n) {
+        if (int sig = watch.take())
+            return sig;
         if (n > max_boots)
             throw Error("the experiment did not finish within " + std::to_string(max_boots) +
                         " boots; the sandbox is kept for inspection");
         std::cerr << "--- boot " << n << ": " << name_of(layout, sys::emulated_boot_choice(layout.sysroot))
                   << "\n";
-        sys::EmulatedBoot b = sys::emulate_boot(layout.sysroot);
+        sys::EmulatedBoot b = sys::emulate_boot(layout.sysroot, &watch);
+        if (b.interrupted_by)
+            return b.interrupted_by;
         if (!b.unit_enabled)
             std::cerr << "--- boot " << n << ": no bootbench unit in this deployment\n";
         if (b.killed_by)
@@ -79,8 +88,36 @@ void boot_until_done(const sys::SandboxLayout& layout, size_t max_boots) {
             throw Error("boot " + std::to_string(n) + ": bootbench resume failed (exit " +
                         std::to_string(b.exit_status) + ") and asked for no reboot; the machine would sit here");
         if (!b.killed_by && !b.reboot_requested)
-            return;
+            return 0;
     }
+}
+
+// What the user sees after Ctrl-C: what stopped, and where the runs so far are.
+void say_interrupted(int sig, const core::State& s, const fs::path& results, const SandboxDir& dir) {
+    std::cerr << "bootbench: interrupted by SIG" << sigabbrev_np(sig) << " after "
+              << s.count(core::SlotStatus::done) << " of " << s.runs.size()
+              << " runs: the experiment was aborted; results so far (incomplete) in " << results.string()
+              << "\n";
+    if (fs::exists(results / "report.md"))
+        std::cout << "report (incomplete): " << (results / "report.md").string() << "\n";
+    else
+        std::cout << "no report: the runs so far do not compare two targets (see "
+                  << (results / "bootbench.log").string() << ")\n";
+    if (dir.kept())
+        std::cerr << "bootbench: the sandbox is kept in " << dir.path().string() << "\n";
+}
+
+// Ctrl-C: the experiment is aborted on the sandbox (machine back, report of
+// the runs so far) and its results are kept.
+int stop_interrupted(const sys::SandboxLayout& layout, const core::Experiment& e, const fs::path& results,
+                     int sig, const SandboxDir& dir) {
+    sys::SandboxHost host(layout.sysroot, sys::emulated_boot_choice(layout.sysroot));
+    sys::RealClock clock;
+    sys::abort_experiment(host, clock);
+    sys::StatePaths paths{host.state_dir()};
+    sys::install_results_folder(paths.results(e.name), results);
+    say_interrupted(sig, sys::load_state(paths.state()), results, dir);
+    return 128 + sig;
 }
 
 } // namespace
@@ -93,6 +130,7 @@ int cmd_simulate(const Args& args) {
     core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
     sys::check_results_destination(results); // before the experiment, not after an hour of it
+    sys::InterruptWatch watch; // from here on Ctrl-C stops cleanly, never half-way
     SandboxDir dir(args.value("sandbox"));
     std::cerr << "bootbench: building the sandbox sysroot in " << dir.path().string() << "\n";
     sys::SandboxLayout layout = sys::build_sandbox(dir.path(), e);
@@ -104,7 +142,8 @@ int cmd_simulate(const Args& args) {
         sys::start_experiment(host, e, f.text, layout.targets, clock, options);
     }
     size_t runs = core::plan_runs(e).size();
-    boot_until_done(layout, runs * static_cast<size_t>(e.max_attempts + 1) + 4);
+    if (int sig = boot_until_done(layout, runs * static_cast<size_t>(e.max_attempts + 1) + 4, watch))
+        return stop_interrupted(layout, e, results, sig, dir);
     fs::path booted = sys::emulated_boot_choice(layout.sysroot);
     sys::SandboxHost host(layout.sysroot, booted);
     if (!(host.booted().ref == layout.host_default))

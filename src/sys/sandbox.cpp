@@ -209,7 +209,7 @@ fs::path map_into_boot(const fs::path& booted_dir, const std::string& path) {
 
 } // namespace
 
-EmulatedBoot emulate_boot(const fs::path& sysroot) {
+EmulatedBoot emulate_boot(const fs::path& sysroot, const InterruptWatch* watch) {
     EmulatedBoot boot;
     std::error_code ec;
     fs::remove(SandboxHost::reboot_request(sysroot), ec);
@@ -220,7 +220,8 @@ EmulatedBoot emulate_boot(const fs::path& sysroot) {
         return boot;
     std::vector<std::string> argv = exec_start(etc / "systemd/system" / kResumeUnitName);
     argv[0] = map_into_boot(boot.booted_dir, argv[0]).string();
-    int status = run_attached(argv, {{kSandboxEnv, sysroot.string()}, {kSandboxBootedEnv, boot.booted_dir.string()}});
+    int status = run_attached(argv, {{kSandboxEnv, sysroot.string()}, {kSandboxBootedEnv, boot.booted_dir.string()}},
+                              watch, &boot.interrupted_by);
     boot.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     boot.killed_by = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     boot.reboot_requested = fs::exists(SandboxHost::reboot_request(sysroot), ec);

@@ -12,6 +12,8 @@
 
 namespace bootbench::sys {
 
+class InterruptWatch;
+
 namespace fs = std::filesystem;
 
 inline constexpr const char* kSandboxStateroot = "sandbox";
@@ -50,8 +52,11 @@ struct EmulatedBoot {
     int exit_status = 0;   // of the unit's process
     int killed_by = 0;     // signal that ended it (a crash / power loss), 0 if none
     bool reboot_requested = false;
+    int interrupted_by = 0; // a signal to the driver, passed on to the unit's process
 };
 
-EmulatedBoot emulate_boot(const fs::path& sysroot);
+// With a watch, an interruption of the driver is passed on to the unit's
+// process (it stops its bench cleanly) and noted in the outcome.
+EmulatedBoot emulate_boot(const fs::path& sysroot, const InterruptWatch* watch = nullptr);
 
 } // namespace bootbench::sys

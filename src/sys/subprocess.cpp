@@ -234,11 +234,17 @@ InterruptWatch::~InterruptWatch() {
         pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 
-void InterruptWatch::throw_if_interrupted(const std::string& doing) const {
+int InterruptWatch::take() const {
     signalfd_siginfo info{};
     if (::read(fd_, &info, sizeof info) != static_cast<ssize_t>(sizeof info))
+        return 0;
+    return static_cast<int>(info.ssi_signo);
+}
+
+void InterruptWatch::throw_if_interrupted(const std::string& doing) const {
+    int sig = take();
+    if (sig == 0)
         return;
-    int sig = static_cast<int>(info.ssi_signo);
     throw Error(std::string("interrupted by SIG") + sigabbrev_np(sig) + " while " + doing +
                 "; its processes were stopped and no result was written");
 }
@@ -398,8 +404,35 @@ ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch)
     return finish_process(group, spec, watch);
 }
 
+namespace {
+
+// Waits for `pid`; signals that reach `watch` meanwhile are passed on to it.
+int wait_passing_on(pid_t pid, const InterruptWatch& watch, int* interrupted_by) {
+    Fd pidfd(open_pidfd(pid));
+    pollfd fds[2] = {{pidfd.get(), POLLIN, 0}, {watch.fd(), POLLIN, 0}};
+    for (;;) {
+        fds[0].revents = fds[1].revents = 0;
+        if (::poll(fds, 2, -1) < 0 && errno != EINTR)
+            break; // waitpid below still reaps it
+        if (fds[0].revents)
+            break;
+        if (int sig = fds[1].revents ? watch.take() : 0) {
+            ::kill(pid, sig);
+            if (interrupted_by)
+                *interrupted_by = sig;
+        }
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
+} // namespace
+
 int run_attached(const std::vector<std::string>& argv,
-                 const std::vector<std::pair<std::string, std::string>>& extra_env) {
+                 const std::vector<std::pair<std::string, std::string>>& extra_env,
+                 const InterruptWatch* watch, int* interrupted_by) {
     std::vector<std::string> env_strings;
     for (char** e = environ; *e; ++e)
         env_strings.emplace_back(*e);
@@ -416,6 +449,8 @@ int run_attached(const std::vector<std::string>& argv,
     int err = ::posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), cenv.data());
     if (err != 0)
         throw Error("cannot run " + argv[0] + ": " + std::strerror(err));
+    if (watch)
+        return wait_passing_on(pid, *watch, interrupted_by);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

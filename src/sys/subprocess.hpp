@@ -53,6 +53,8 @@ class InterruptWatch {
     int fd() const { return fd_; }
     // Throws bootbench::Error naming the signal when one has arrived.
     void throw_if_interrupted(const std::string& doing) const;
+    // The signal that has arrived (and is now taken), 0 when none.
+    int take() const;
 
   private:
     int fd_ = -1;
@@ -121,7 +123,12 @@ ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch 
 // stderr, and `extra_env` added to its environment; waits and returns the
 // raw wait status. For commands a person watches: staging tools, and the
 // emulated boots of the sandbox. Throws bootbench::Error when it cannot start.
+//
+// With a watch, an interruption (SIGINT, SIGTERM, SIGHUP) is passed on to the
+// child as the same signal and the wait goes on, so the child stops in its
+// own clean way; `*interrupted_by` says which signal arrived (0: none).
 int run_attached(const std::vector<std::string>& argv,
-                 const std::vector<std::pair<std::string, std::string>>& extra_env = {});
+                 const std::vector<std::pair<std::string, std::string>>& extra_env = {},
+                 const InterruptWatch* watch = nullptr, int* interrupted_by = nullptr);
 
 } // namespace bootbench::sys

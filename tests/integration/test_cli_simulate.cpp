@@ -126,3 +126,46 @@ TEST_CASE("a results folder named with a trailing slash is replaced beside, not 
         CHECK(e.path().filename().string().find(".new-") == std::string::npos);
     CHECK_FALSE(siblings_left(dir));
 }
+
+namespace {
+
+// Runs `bootbench simulate` in the background, waits (bounded) for `go` to
+// appear, sends SIGINT, and returns what it said and its exit status.
+CliResult simulate_interrupted(const fs::path& dir, const fs::path& exp, const fs::path& results,
+                               const fs::path& go) {
+    fs::path out = dir / "out.txt", err = dir / "err.txt", rc = dir / "rc.txt";
+    std::string script = "TMPDIR='" + (dir / "tmp").string() + "' '" + BOOTBENCH_BIN +
+                         "' simulate --results '" + results.string() + "' '" + exp.string() + "' >'" +
+                         out.string() + "' 2>'" + err.string() + "' & pid=$!\n"
+                         "for i in $(seq 1 600); do [ -e '" + go.string() + "' ] && break; sleep 0.2; done\n"
+                         "kill -INT $pid; wait $pid; echo $? >'" + rc.string() + "'\n";
+    fs::create_directories(dir / "tmp");
+    sys::write_file_atomic(dir / "interrupt.sh", script);
+    std::system(("bash '" + (dir / "interrupt.sh").string() + "'").c_str());
+    return {std::stoi(sys::read_text_file(rc)), sys::read_text_file(out), sys::read_text_file(err)};
+}
+
+} // namespace
+
+TEST_CASE("Ctrl-C during simulate: the experiment is aborted, the runs so far are kept with a report, "
+          "and the sandbox is removed", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "exp.toml", results = sb.dir / "res", go = sb.dir / "go";
+    // The third bench (run a-2) signals and then hangs until it is stopped.
+    std::string bench = "n=$(ls " + sb.dir.string() + "/m* 2>/dev/null | wc -l); touch " +
+                        sb.dir.string() + "/m$n; if [ $n -ge 2 ]; then touch " + go.string() +
+                        "; sleep 60; fi; echo value 42.5";
+    std::string text = fast_experiment(2, "", "", bench);
+    text.replace(text.find("timeout_s = 2"), 13, "timeout_s = 120");
+    sys::write_file_atomic(exp, text);
+    CliResult r = simulate_interrupted(sb.dir, exp, results, go);
+    CHECK(r.status == 130);
+    CHECK(r.err.find("bootbench: interrupted by SIGINT after 2 of 4 runs: the experiment was aborted; "
+                     "results so far (incomplete) in " + results.string() + "\n") != std::string::npos);
+    CHECK(r.out == "report (incomplete): " + (results / "report.md").string() + "\n");
+    CHECK(fs::exists(results / "runs/a-1.json"));
+    CHECK(fs::exists(results / "runs/b-1.json"));
+    CHECK_FALSE(fs::exists(results / "runs/a-2.json"));
+    CHECK(fs::exists(results / "report.md"));
+    CHECK(fs::is_empty(sb.dir / "tmp")); // the throwaway sandbox is gone
+}
