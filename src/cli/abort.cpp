@@ -8,7 +8,7 @@ namespace bootbench::cli {
 
 int cmd_abort(const Args& args) {
     args.expect_positional(0, "no arguments");
-    auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    auto host = host_of(args);
     sys::RealClock clock;
     sys::abort_experiment(*host, clock);
     return 0;

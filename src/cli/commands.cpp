@@ -8,6 +8,7 @@ namespace {
 
 const OptionSpec kSysroot{"sysroot", Arity::value, "the ostree sysroot (default /)"};
 const OptionSpec kJson{"json", Arity::flag, "print JSON for scripts"};
+const OptionSpec kKeptSandbox{"sandbox", Arity::value, "a sandbox kept by simulate --sandbox, instead of this machine"};
 
 } // namespace
 
@@ -31,9 +32,9 @@ const std::vector<Command>& commands() {
         {"resume", "", "run by the unit after each boot: measure, record, switch, reboot",
          {kSysroot}, cmd_resume},
         {"status", "", "which run is next, how many are done, where the results are",
-         {kSysroot, kJson}, cmd_status},
+         {kSysroot, kKeptSandbox, kJson}, cmd_status},
         {"abort", "", "stop the experiment and put the machine back; results are kept",
-         {kSysroot}, cmd_abort},
+         {kSysroot, kKeptSandbox}, cmd_abort},
         {"run-suite", "FILE --target NAME", "run the benchmark suite once on this boot and store the result",
          {{"target", Arity::value, "the target this boot represents (required)"},
           {"out", Arity::value, "results folder (default results/EXPERIMENT)"},

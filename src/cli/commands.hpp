@@ -2,8 +2,14 @@
 // The subcommand table: one entry per verb, one file per subcommand.
 #include "cli/args.hpp"
 
+#include <memory>
+
 #include <string>
 #include <vector>
+
+namespace bootbench::sys {
+class Host;
+}
 
 namespace bootbench::cli {
 
@@ -19,6 +25,9 @@ const std::vector<Command>& commands();
 const Command* find_command(const std::string& name);
 std::string usage_text();
 std::string help_text(const Command& c);
+
+// The machine `status` and `abort` look at: --sandbox DIR, --sysroot PATH or /.
+std::unique_ptr<sys::Host> host_of(const Args& args);
 
 // One function per subcommand, each in its own file.
 int cmd_plan(const Args& args);

@@ -57,18 +57,24 @@ std::optional<core::RunResult> last_result(const sys::StatePaths& paths, const c
     return std::nullopt;
 }
 
+// simulate keeps its state inside its sandbox, not on this machine.
+constexpr const char* kSandboxHint =
+    "a simulation keeps its state in its sandbox: bootbench status --sandbox DIR "
+    "(DIR is the folder simulate named when it started)\n";
+
 } // namespace
 
 int cmd_status(const Args& args) {
     args.expect_positional(0, "no arguments");
-    auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    auto host = host_of(args);
     sys::StatePaths paths{host->state_dir()};
     auto state = sys::load_state_if_present(paths.state());
     if (!state) {
         if (args.flag("json"))
             std::cout << core::json_text({{"experiment", nullptr}, {"state_dir", paths.dir}}, 2) << "\n";
         else
-            std::cout << "no experiment here (no state in " << paths.dir.string() << ")\n";
+            std::cout << "no experiment here (no state in " << paths.dir.string() << ")\n"
+                      << (args.value("sandbox") ? "" : kSandboxHint);
         return 0;
     }
     core::StatusInput in{*state, last_result(paths, *state), paths.results(state->experiment).string(),

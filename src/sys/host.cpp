@@ -110,4 +110,12 @@ std::unique_ptr<Host> open_host(const std::string& sysroot_option) {
     return std::make_unique<RealHost>(sysroot_option.empty() ? "/" : sysroot_option);
 }
 
+std::unique_ptr<Host> open_sandbox_host(const fs::path& dir) {
+    if (!fs::is_directory(dir / "ostree" / "repo"))
+        throw input_error(dir.string() + " is not a bootbench sandbox (no ostree/repo in it; " +
+                    "simulate --sandbox DIR keeps one)");
+    fs::path sysroot = fs::canonical(dir);
+    return std::make_unique<SandboxHost>(sysroot, emulated_boot_choice(sysroot));
+}
+
 } // namespace bootbench::sys

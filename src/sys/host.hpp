@@ -87,4 +87,8 @@ std::string kernel_release();
 // the real host on `sysroot` (default "/").
 std::unique_ptr<Host> open_host(const std::string& sysroot_option);
 
+// A sandbox that `simulate --sandbox DIR` kept, booted as its emulated
+// bootloader would boot it now. Throws when DIR holds no sandbox.
+std::unique_ptr<Host> open_sandbox_host(const fs::path& dir);
+
 } // namespace bootbench::sys

@@ -132,10 +132,10 @@ namespace {
 // Runs `bootbench simulate` in the background, waits (bounded) for `go` to
 // appear, sends SIGINT, and returns what it said and its exit status.
 CliResult simulate_interrupted(const fs::path& dir, const fs::path& exp, const fs::path& results,
-                               const fs::path& go) {
+                               const fs::path& go, const std::string& options = "") {
     fs::path out = dir / "out.txt", err = dir / "err.txt", rc = dir / "rc.txt";
     std::string script = "TMPDIR='" + (dir / "tmp").string() + "' '" + BOOTBENCH_BIN +
-                         "' simulate --results '" + results.string() + "' '" + exp.string() + "' >'" +
+                         "' simulate " + options + " --results '" + results.string() + "' '" + exp.string() + "' >'" +
                          out.string() + "' 2>'" + err.string() + "' & pid=$!\n"
                          "for i in $(seq 1 600); do [ -e '" + go.string() + "' ] && break; sleep 0.2; done\n"
                          "kill -INT $pid; wait $pid; echo $? >'" + rc.string() + "'\n";
@@ -145,19 +145,23 @@ CliResult simulate_interrupted(const fs::path& dir, const fs::path& exp, const f
     return {std::stoi(sys::read_text_file(rc)), sys::read_text_file(out), sys::read_text_file(err)};
 }
 
+// An experiment of 2 x 2 runs whose third bench (run a-2) touches `go` and
+// then hangs until it is stopped.
+void write_third_bench_hangs(const fs::path& dir, const fs::path& exp, const fs::path& go) {
+    std::string bench = "n=$(ls " + dir.string() + "/m* 2>/dev/null | wc -l); touch " + dir.string() +
+                        "/m$n; if [ $n -ge 2 ]; then touch " + go.string() + "; sleep 60; fi; echo value 42.5";
+    std::string text = fast_experiment(2, "", "", bench);
+    text.replace(text.find("timeout_s = 2"), 13, "timeout_s = 120");
+    sys::write_file_atomic(exp, text);
+}
+
 } // namespace
 
 TEST_CASE("Ctrl-C during simulate: the experiment is aborted, the runs so far are kept with a report, "
           "and the sandbox is removed", "[simulate]") {
     Sandbox sb(fast_experiment(1));
     fs::path exp = sb.dir / "exp.toml", results = sb.dir / "res", go = sb.dir / "go";
-    // The third bench (run a-2) signals and then hangs until it is stopped.
-    std::string bench = "n=$(ls " + sb.dir.string() + "/m* 2>/dev/null | wc -l); touch " +
-                        sb.dir.string() + "/m$n; if [ $n -ge 2 ]; then touch " + go.string() +
-                        "; sleep 60; fi; echo value 42.5";
-    std::string text = fast_experiment(2, "", "", bench);
-    text.replace(text.find("timeout_s = 2"), 13, "timeout_s = 120");
-    sys::write_file_atomic(exp, text);
+    write_third_bench_hangs(sb.dir, exp, go);
     CliResult r = simulate_interrupted(sb.dir, exp, results, go);
     CHECK(r.status == 130);
     CHECK(r.err.find("bootbench: interrupted by SIGINT after 2 of 4 runs: the experiment was aborted; "
@@ -168,4 +172,38 @@ TEST_CASE("Ctrl-C during simulate: the experiment is aborted, the runs so far ar
     CHECK_FALSE(fs::exists(results / "runs/a-2.json"));
     CHECK(fs::exists(results / "report.md"));
     CHECK(fs::is_empty(sb.dir / "tmp")); // the throwaway sandbox is gone
+}
+
+TEST_CASE("a sandbox kept by simulate --sandbox answers status and abort after Ctrl-C", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "exp.toml", results = sb.dir / "res", go = sb.dir / "go", kept = sb.dir / "kept";
+    write_third_bench_hangs(sb.dir, exp, go);
+    CliResult r = simulate_interrupted(sb.dir, exp, results, go, "--sandbox '" + kept.string() + "'");
+    CHECK(r.status == 130);
+    CHECK(r.err.find("bootbench: the sandbox is kept in " + kept.string() + "\n") != std::string::npos);
+    CliResult status = run_cli({"status", "--sandbox", kept.string()});
+    CHECK(status.status == 0);
+    CHECK(status.out.find("aborted") != std::string::npos);
+    CHECK(status.out.find("runs: 2 done, 0 failed, of 4\n  stopped: aborted by the user\n") != std::string::npos);
+    // abort again: the machine (here the sandbox) is put back again, harmlessly.
+    CliResult abort = run_cli({"abort", "--sandbox", kept.string()});
+    CHECK(abort.status == 0);
+    CHECK(abort.err.find("boots next; results kept in " + kept.string()) != std::string::npos);
+    CHECK(run_cli({"status", "--sandbox", kept.string(), "--sysroot", "/"}).err ==
+          "bootbench: error: --sandbox and --sysroot name two machines: give one\n");
+    CHECK(run_cli({"status", "--sandbox", results.string()}).err ==
+          "bootbench: error: " + results.string() + " is not a bootbench sandbox (no ostree/repo in it; "
+          "simulate --sandbox DIR keeps one)\n");
+    sys::remove_sandbox(kept);
+}
+
+TEST_CASE("status with no experiment on this machine says how to look at a simulation", "[simulate]") {
+    if (fs::exists("/var/lib/bootbench/state.json")) {
+        WARN("not checked: this machine has an experiment of its own");
+        return;
+    }
+    CliResult r = run_cli({"status"});
+    CHECK(r.out == "no experiment here (no state in /var/lib/bootbench)\n"
+                   "a simulation keeps its state in its sandbox: bootbench status --sandbox DIR "
+                   "(DIR is the folder simulate named when it started)\n");
 }
