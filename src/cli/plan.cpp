@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include <iostream>
+#include <sstream>
 
 namespace bootbench::cli {
 
@@ -47,6 +48,8 @@ int cmd_plan(const Args& args) {
     core::Experiment e = load_experiment(args.positional()[0]);
     if (args.flag("quick"))
         e = core::quick_version(e);
+    std::ostringstream tools;
+    prepare_tools_image(e, false, tools); // refused first: plan says nothing else then
     auto runs = core::plan_runs(e);
     std::cout << "experiment " << e.name << ": " << e.title << "\n"
               << "  " << e.targets.size() << " targets x " << e.runs << " runs, order "
@@ -64,6 +67,8 @@ int cmd_plan(const Args& args) {
         std::cout << "\nimage digests (resolved again at start and recorded with every result):\n";
         sys::resolve_images(e, std::cout, sys::DigestPolicy::best_effort);
     }
+    if (!tools.str().empty())
+        std::cout << "\n" << tools.str();
     double per_run = core::estimate_run_seconds(e);
     std::cout << "\nestimate: " << core::format_duration(per_run * static_cast<double>(runs.size()))
               << " (" << core::format_duration(per_run) << " per run, assuming "

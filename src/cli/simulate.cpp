@@ -2,6 +2,7 @@
 // sysroot: real libostree deployments, the real unit in each, real
 // benchmarks on this kernel, reboots emulated from the BLS entries.
 #include "cli/commands.hpp"
+#include "cli/targets.hpp"
 #include "cli/experiment_file.hpp"
 #include "core/error.hpp"
 #include "core/plan.hpp"
@@ -130,6 +131,7 @@ int cmd_simulate(const Args& args) {
     core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
     sys::check_results_destination(results); // before the experiment, not after an hour of it
+    prepare_tools_image(e, true, std::cerr);
     sys::InterruptWatch watch; // from here on Ctrl-C stops cleanly, never half-way
     SandboxDir dir(args.value("sandbox"));
     std::cerr << "bootbench: building the sandbox sysroot in " << dir.path().string() << "\n";

@@ -73,6 +73,7 @@ int cmd_start(const Args& args) {
     ExperimentFile f = read_experiment_file(file);
     const core::Experiment& e = f.experiment;
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    prepare_tools_image(e, !args.flag("dry-run"), std::cout);
     std::cout << "image digests:\n";
     nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);
     if (stage_missing(*host, e, images, args.flag("dry-run")))

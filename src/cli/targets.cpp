@@ -1,4 +1,5 @@
 #include "cli/targets.hpp"
+#include "sys/tools_image.hpp"
 
 #include "core/error.hpp"
 
@@ -57,6 +58,13 @@ std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroo
         throw input_error(errors.str() + "deployments in " + sysroot.path().string() + ":\n" +
                           core::describe_all(sysroot.deployments()));
     return out;
+}
+
+void prepare_tools_image(const core::Experiment& e, bool pull, std::ostream& out) {
+    if (e.tools_image.empty())
+        return;
+    core::ToolsImage t = pull ? sys::pull_tools_image(e.tools_image) : sys::resolve_tools_image(e.tools_image);
+    out << "tools image: " << core::describe(t) << " (every bench and the load run in it)\n";
 }
 
 } // namespace bootbench::cli

@@ -17,4 +17,9 @@ void print_resolutions(std::ostream& out, const std::vector<core::Resolution>& r
 std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroot,
                                                             const core::Experiment& e);
 
+// [tools] image: the image in podman's local store (pulled first when `pull`),
+// said on `out`. Nothing for host tools. Throws (exit 2) before anything on
+// the machine changes when podman or the image is missing.
+void prepare_tools_image(const core::Experiment& e, bool pull, std::ostream& out);
+
 } // namespace bootbench::cli

@@ -5,6 +5,8 @@
 #include "core/toml_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <cstdint>
 #include <regex>
 #include <set>
@@ -178,6 +180,20 @@ void read_load(TomlReader& r, const toml::table& root, Load& load) {
                    "load.cpu_workers must be \"half\", \"all\" or a whole number of workers");
 }
 
+void read_tools(TomlReader& r, const toml::table& root, Experiment& e) {
+    const toml::table* t = r.optional_table(root, "tools", "[tools]");
+    if (!t)
+        return;
+    r.allow_keys(*t, "[tools]", {"image"});
+    std::string image = r.string(*t, "image", "tools.image", Required::yes).value_or("host");
+    if (image == "host")
+        return;
+    if (!is_valid_image_reference(image))
+        r.error_at(*t, "image", "tools.image must be \"host\" or a container image reference such as "
+                                "\"ghcr.io/example/bench-tools:44\" (letters, digits and ._/:@-)");
+    e.tools_image = image;
+}
+
 // Every run is a boot: the product bounds the plan, the state and the report.
 void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
     size_t total = static_cast<size_t>(e.runs) * e.targets.size();
@@ -203,12 +219,13 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     Experiment e;
     e.source_file = file_name;
     r.allow_keys(root, "the experiment file",
-                 {"experiment", "target", "conditions", "load", "bench", "report", "notify"});
+                 {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools"});
     read_experiment_table(r, root, e);
     read_targets(r, root, e);
     check_size(r, root, e);
     read_conditions(r, root, e.conditions);
     read_load(r, root, e.load);
+    read_tools(r, root, e);
     read_benches(r, root, e);
     read_report_and_notify(r, root, e);
     check_cross_references(r, root, e);
@@ -216,6 +233,14 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     bool quick = e.quick;
     e.quick = false; // set by quick_version, once it has scaled the times down
     return quick ? quick_version(std::move(e)) : e;
+}
+
+bool is_valid_image_reference(const std::string& ref) {
+    auto allowed = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("._/:@-").find(c) != std::string_view::npos;
+    };
+    return !ref.empty() && ref.size() <= 255 && std::isalnum(static_cast<unsigned char>(ref[0])) &&
+           std::all_of(ref.begin(), ref.end(), allowed);
 }
 
 Experiment quick_version(Experiment e) {

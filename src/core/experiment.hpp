@@ -124,6 +124,9 @@ struct Experiment {
     std::vector<Bench> benches;
     ReportConfig report;
     std::optional<Notify> notify;
+    // [tools] image: the container image every bench and the load run in
+    // (the same bytes in every arm); "" runs the host's own tools.
+    std::string tools_image;
     bool quick = false;      // a rehearsal: run times scaled down (see quick_version)
     std::string source_file; // the path it was read from
 
@@ -136,6 +139,10 @@ const char* to_string(Order order);
 const char* to_string(SelectorKind kind);
 const char* to_string(BenchKind kind);
 const char* to_string(Better better);
+
+// A container image reference as podman takes it: [A-Za-z0-9._/:@-], at most
+// 255 characters, starting with a letter or digit (never an option).
+bool is_valid_image_reference(const std::string& ref);
 
 // experiment.name and target.name: [a-z0-9][a-z0-9._-]{0,63}, and never "..".
 bool is_valid_name(const std::string& name);

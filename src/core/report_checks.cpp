@@ -31,6 +31,7 @@ const EnvKey kCompared[] = {
     {"nproc", "CPU count"},
     {"cpu_model", "CPU model"},
     {"ac_power", "AC power"},
+    {"tools_image", "benchmark tools image"},
 };
 
 std::string display(const nlohmann::json& v) {
@@ -306,7 +307,8 @@ Caption make_caption(const std::vector<const RunResult*>& included) {
     const std::pair<const char*, const char*> shown[] = {{"governor", "governor"},
                                                          {"sched_ext_state", "sched_ext"},
                                                          {"smt", "SMT"},
-                                                         {"ac_power", "AC power"}};
+                                                         {"ac_power", "AC power"},
+                                                         {"tools_image", "tools"}};
     for (const auto& [key, name] : shown)
         if (std::string v = distinct_values(included, key); !v.empty())
             c.conditions += (c.conditions.empty() ? "" : ", ") + std::string(name) + " " + v;

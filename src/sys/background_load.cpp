@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "sys/bench_command.hpp"
+#include "sys/tools_image.hpp"
 
 #include <cstring>
 #include <sys/wait.h>
@@ -16,10 +17,15 @@ constexpr double kGraceSeconds = 5;
 } // namespace
 
 BackgroundLoad::BackgroundLoad(const core::Load& load, int nproc, double limit_s,
-                               const std::filesystem::path& run_dir) {
+                               const std::filesystem::path& run_dir, const core::ToolsImage* tools,
+                               const std::string& name) {
     auto argv = load_argv(load, nproc, limit_s);
     if (argv.empty())
         return;
+    if (tools) {
+        argv = core::container_argv(*tools, name, argv);
+        container_ = name;
+    }
     for (const auto& a : argv)
         command_ += (command_.empty() ? "" : " ") + a;
     if (!find_program(argv[0]))
@@ -35,6 +41,8 @@ BackgroundLoad::~BackgroundLoad() {
     try {
         if (group_)
             group_->stop(kGraceSeconds);
+        if (!container_.empty())
+            remove_container(container_);
     } catch (const std::exception&) {
         // ~ProcessGroup still kills the group
     }
@@ -46,6 +54,9 @@ std::string BackgroundLoad::stop() {
     // Still running when the suite ends is the normal case; exited before is not.
     bool ended_early = group_->wait_exit(0);
     group_->stop(kGraceSeconds);
+    if (!container_.empty())
+        remove_container(container_); // its podman client is gone; the container may not be
+    container_.clear();
     std::string why;
     if (ended_early) {
         int st = group_->wait_status();

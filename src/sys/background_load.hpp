@@ -2,6 +2,7 @@
 // The background load ([load] cpu_workers): stress-ng --cpu N for the length
 // of the suite, in its own process group, never left running.
 #include "core/experiment.hpp"
+#include "core/tools_image.hpp"
 #include "sys/subprocess.hpp"
 
 #include <filesystem>
@@ -16,8 +17,10 @@ class BackgroundLoad {
     // run_dir/load.stdout and load.stderr. `limit_s` bounds its life even if
     // bootbench itself is killed. Throws bootbench::Error when stress-ng is
     // missing or cannot start: a run without its load is not comparable.
+    // With `tools`, stress-ng runs in that image as container `name`.
     BackgroundLoad(const core::Load& load, int nproc, double limit_s,
-                   const std::filesystem::path& run_dir);
+                   const std::filesystem::path& run_dir, const core::ToolsImage* tools = nullptr,
+                   const std::string& name = "");
     // Stops the whole group on every exit path: SIGTERM first, so that
     // stress-ng reaps its own workers (orphans killed outright would be left
     // to init to reap), then SIGKILL after a grace time.
@@ -35,6 +38,7 @@ class BackgroundLoad {
     std::optional<ProcessGroup> group_;
     std::string command_;
     std::filesystem::path stderr_path_;
+    std::string container_; // "" when the load runs on the host
 };
 
 } // namespace bootbench::sys

@@ -374,7 +374,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     crash_point("start-state-written");
     install_binary(paths.binary(), options.binary);
     for (const auto& d : all_deployments(host))
-        host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e)));
+        host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e), !e.tools_image.empty()));
     for (const auto& t : s.targets)
         sr.set_pinned(t.deployment, true);
     s.phase = core::Phase::running;

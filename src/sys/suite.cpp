@@ -12,6 +12,7 @@
 #include "sys/raw_output.hpp"
 #include "sys/sensors.hpp"
 #include "sys/subprocess.hpp"
+#include "sys/tools_image.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -106,15 +107,52 @@ BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why)
     return run;
 }
 
-BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc,
-                   const InterruptWatch& watch) {
+// Where a suite's benches run: the run's folder and, with [tools] image, the container.
+struct BenchPlace {
+    fs::path run_dir;
+    int nproc = 1;
+    const InterruptWatch* watch = nullptr;
+    std::optional<core::ToolsImage> tools;
+    std::string run_id;
+};
+
+// A bench's tool missing from the tools image: podman's "executable file not
+// found" (exit 127). Treated as a missing tool, named with the image.
+bool missing_in_image(const BenchPlace& at, const ProcessOutcome& o, const std::string& err) {
+    return at.tools && o.end == ProcessEnd::exited && o.exit_status == 127 &&
+           err.find("not found") != std::string::npos;
+}
+
+BenchRun tool_not_in_image(const core::Bench& b, BenchRun run, const BenchPlace& at,
+                           const std::vector<std::string>& inner, const std::string& hint) {
+    bool optional = tool_for(b.kind) && tool_for(b.kind)->optional;
+    std::string why = inner[0] + " is not in the tools image " + at.tools->image +
+                      ": add it to the image (containers/bench-tools/Containerfile has every bench's tool)";
+    run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
+    run.record.reason = optional ? "skipped: " + why : why;
+    log_line("bench " + b.name + ": " + run.record.reason);
+    run.metrics = core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
+    return run;
+}
+
+// A container whose podman client was killed (timeout, interruption) may live on.
+void remove_leftover_container(const BenchPlace& at, const ProcessOutcome& o, const std::string& name) {
+    if (!at.tools || o.end == ProcessEnd::exited)
+        return;
+    std::string problem = remove_container(name);
+    log_line(problem.empty() ? "container " + name + " stopped and removed" : problem);
+}
+
+BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
     BenchRun run;
     run.record.name = b.name;
     run.record.kind = b.kind;
-    run.record.argv = bench_argv(b, nproc);
+    std::vector<std::string> inner = bench_argv(b, at.nproc);
+    std::string name = core::container_name(at.run_id, b.name);
+    run.record.argv = at.tools && !inner.empty() ? core::container_argv(*at.tools, name, inner) : inner;
     run.record.log = b.name;
-    ProcessSpec spec{run.record.argv, run_dir / (b.name + ".stdout"),
-                     run_dir / (b.name + ".stderr"), bench_timeout_s(b)};
+    ProcessSpec spec{run.record.argv, at.run_dir / (b.name + ".stdout"),
+                     at.run_dir / (b.name + ".stderr"), bench_timeout_s(b)};
     std::string hint = spec.stdout_path.string();
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint);
@@ -125,12 +163,15 @@ BenchRun run_bench(const core::Bench& b, const fs::path& run_dir, int nproc,
     } catch (const Error& e) {
         return not_started(b, std::move(run), e.what());
     }
-    ProcessOutcome o = finish_process(*group, spec, &watch);
+    ProcessOutcome o = finish_process(*group, spec, at.watch);
+    remove_leftover_container(at, o, name);
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
         run.record.exit_status = o.exit_status;
     std::string out = bounded_output(spec.stdout_path);
     std::string err = bounded_output(spec.stderr_path);
+    if (missing_in_image(at, o, err))
+        return tool_not_in_image(b, std::move(run), at, inner, hint);
     std::string failure = process_failure(o, b, err);
     run.metrics = core::collect_metrics(b, out + "\n" + err, failure, hint);
     if (!failure.empty()) {
@@ -202,21 +243,40 @@ core::RunResult start_result(const SuiteRequest& req, Clock& clock) {
 }
 
 // The benches under the background load; the load lives exactly as long as they do.
+// The tools image as this boot's store has it, recorded in the environment;
+// nullopt for the host's tools. Throws when it cannot be used.
+std::optional<core::ToolsImage> tools_of(const core::Experiment& e, core::RunResult& r) {
+    if (e.tools_image.empty()) {
+        r.environment["tools_image"] = "host";
+        return std::nullopt;
+    }
+    core::ToolsImage t = resolve_tools_image(e.tools_image);
+    r.environment["tools_image"] = core::describe(t);
+    log_line("tools: " + core::describe(t));
+    return t;
+}
+
+// The suite could not start (tools image, load): every bench recorded as not run.
+void cannot_start(const core::Experiment& e, core::RunResult& r, const char* what, const std::string& why) {
+    r.conditions.push_back(core::to_json(core::ConditionRecord{what, what, "not started", "fail", why}));
+    r.failure = why;
+    skip_all(r, e.benches, why, online_cpus());
+}
+
+// The benches under the background load; the load lives exactly as long as they do.
 void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
     const core::Experiment& e = *req.experiment;
-    int nproc = online_cpus();
+    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id};
     double limit_s = 60;
     for (const auto& b : e.benches)
         limit_s += bench_timeout_s(b);
     std::optional<BackgroundLoad> load;
     try {
-        load.emplace(e.load, nproc, limit_s, req.run_dir);
+        at.tools = tools_of(e, r);
+        load.emplace(e.load, at.nproc, limit_s, req.run_dir, at.tools ? &*at.tools : nullptr,
+                     core::container_name(req.run_id, "load"));
     } catch (const Error& err) {
-        r.conditions.push_back(core::to_json(
-            core::ConditionRecord{"load", "stress-ng", "not started", "fail", err.what()}));
-        r.failure = err.what();
-        skip_all(r, e.benches, err.what(), nproc);
-        return;
+        return cannot_start(e, r, at.tools || e.tools_image.empty() ? "load" : "tools", err.what());
     }
     if (load->active()) {
         core::ConditionRecord rec{"load", load->command(), "running", "run",
@@ -226,7 +286,7 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     }
     for (const auto& bench : e.benches) {
         watch.throw_if_interrupted("starting bench " + bench.name);
-        add(r, run_bench(bench, req.run_dir, nproc, watch));
+        add(r, run_bench(bench, at));
     }
     std::string load_problem = load->stop();
     if (!load_problem.empty()) {

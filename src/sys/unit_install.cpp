@@ -13,20 +13,27 @@ fs::path wants_link(const fs::path& etc) {
     return etc / "systemd/system/multi-user.target.wants" / kResumeUnitName;
 }
 
-} // namespace
-
-std::string resume_unit_text(int timeout_s) {
-    std::string text = kResumeUnitText;
-    const std::string key = "@TIMEOUT@";
+void replace_once(std::string& text, const std::string& key, const std::string& with) {
     auto pos = text.find(key);
     if (pos != std::string::npos)
-        text.replace(pos, key.size(), std::to_string(timeout_s));
+        text.replace(pos, key.size(), with);
+}
+
+} // namespace
+
+std::string resume_unit_text(int timeout_s, bool container_tools) {
+    std::string text = kResumeUnitText;
+    replace_once(text, "@TIMEOUT@", std::to_string(timeout_s));
+    if (container_tools)
+        replace_once(text, "NoNewPrivileges=yes\n",
+                     "# NoNewPrivileges is off: [tools] image runs the benches with podman, whose\n"
+                     "# SELinux label transition it would block.\n");
     return text;
 }
 
-std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s) {
+std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s, bool container_tools) {
     make_dirs(wants_link(etc_dir).parent_path());
-    write_file_atomic(unit_path(etc_dir), resume_unit_text(timeout_s));
+    write_file_atomic(unit_path(etc_dir), resume_unit_text(timeout_s, container_tools));
     std::error_code ec;
     fs::remove(wants_link(etc_dir), ec);
     fs::create_symlink(std::string("../") + kResumeUnitName, wants_link(etc_dir), ec);

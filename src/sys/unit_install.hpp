@@ -9,11 +9,11 @@ namespace bootbench::sys {
 namespace fs = std::filesystem;
 
 // The unit file's text with its time limit filled in.
-std::string resume_unit_text(int timeout_s);
+std::string resume_unit_text(int timeout_s, bool container_tools = false);
 // Writes etc/systemd/system/bootbench-resume.service and its
 // multi-user.target.wants link. Idempotent. Returns the paths written, as
 // seen inside the deployment ("/etc/..."), for labelling.
-std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s);
+std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s, bool container_tools = false);
 // Removes both; absent files are fine.
 void remove_unit(const fs::path& etc_dir);
 bool unit_installed(const fs::path& etc_dir);

@@ -80,6 +80,21 @@ TEST_CASE("the unit is installed with its wants link and removed", "[sandbox]") 
     CHECK_FALSE(fs::exists(etc / "systemd/system/bootbench-resume.service"));
 }
 
+TEST_CASE("the unit keeps NoNewPrivileges unless the benches run in a tools container", "[sandbox][tools]") {
+    std::string host_tools = sys::resume_unit_text(900);
+    std::string container = sys::resume_unit_text(900, true);
+    CHECK(host_tools.find("\nNoNewPrivileges=yes\n") != std::string::npos);
+    CHECK(container.find("NoNewPrivileges") == container.find("NoNewPrivileges is off: [tools] image"));
+    CHECK(container.find("NoNewPrivileges=yes") == std::string::npos);
+    // nothing else changes
+    std::string back = container;
+    back.replace(back.find("# NoNewPrivileges is off"),
+                 std::string("# NoNewPrivileges is off: [tools] image runs the benches with podman, whose\n"
+                             "# SELinux label transition it would block.\n").size(),
+                 "NoNewPrivileges=yes\n");
+    CHECK(back == host_tools);
+}
+
 namespace {
 
 // The ostree/boot.B.S folders: every boot version libostree left on disk.

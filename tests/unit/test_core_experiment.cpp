@@ -436,3 +436,25 @@ TEST_CASE("quick applies once, from the file, a flag, or both", "[experiment]") 
     CHECK(in_file.benches[0].loops == 20000);
     CHECK(quick_version(in_file).benches[0].loops == 20000);
 }
+
+TEST_CASE("[tools] image names the container the benches run in", "[experiment][tools]") {
+    CHECK(parse_experiment(kValid, "exp.toml").tools_image.empty());
+    CHECK(parse_experiment(kValid + "[tools]\nimage = \"host\"\n", "exp.toml").tools_image.empty());
+    CHECK(parse_experiment(kValid + "[tools]\nimage = \"ghcr.io/x/bench-tools:44\"\n", "exp.toml").tools_image ==
+          "ghcr.io/x/bench-tools:44");
+    CHECK(parse_experiment(kValid + "[tools]\nimage = \"localhost/t@sha256:ab12\"\n", "exp.toml").tools_image ==
+          "localhost/t@sha256:ab12");
+}
+
+TEST_CASE("a [tools] image that is no image reference is refused where it is written", "[experiment][tools]") {
+    const std::string why = "tools.image must be \"host\" or a container image reference such as "
+                            "\"ghcr.io/example/bench-tools:44\" (letters, digits and ._/:@-)";
+    CHECK(error_of(kValid + "[tools]\nimage = \"--privileged\"\n") == "exp.toml:18:1: " + why);
+    CHECK(error_of(kValid + "[tools]\nimage = \"a b\"\n") == "exp.toml:18:1: " + why);
+    CHECK(error_of(kValid + "[tools]\nimage = \"\"\n") == "exp.toml:18:1: " + why);
+    CHECK(error_of(kValid + "[tools]\nimage = \"x\\u0000y\"\n") == "exp.toml:18:1: " + why);
+    CHECK(error_of(kValid + "[tools]\nimage = \"" + std::string(256, 'a') + "\"\n") == "exp.toml:18:1: " + why);
+    CHECK(error_of(kValid + "[tools]\n") == "exp.toml:17:1: missing tools.image");
+    CHECK(error_of(kValid + "[tools]\nimage = 4\n") == "exp.toml:18:1: tools.image must be a string, not an integer");
+    CHECK(error_of(kValid + "[tools]\nimage = \"x\"\npull = true\n") == "exp.toml:19:1: unknown key 'pull' in [tools]");
+}

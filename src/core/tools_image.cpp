@@ -1,0 +1,27 @@
+#include "core/tools_image.hpp"
+
+#include <cctype>
+
+namespace bootbench::core {
+
+std::string describe(const ToolsImage& t) {
+    return t.image + " (image " + t.id + (t.digest.empty() ? "" : ", " + t.digest) + ")";
+}
+
+std::string container_name(const std::string& run_id, const std::string& bench) {
+    std::string name = "bootbench-" + run_id + "-" + bench;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+            c = '_';
+    return name;
+}
+
+std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
+                                        const std::vector<std::string>& argv) {
+    std::vector<std::string> out = {"podman", "run", "--rm", "--name", name, "--network=none",
+                                    "--pid=host", "--ipc=host", "--privileged", t.id};
+    out.insert(out.end(), argv.begin(), argv.end());
+    return out;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,85 @@
+#include "sys/tools_image.hpp"
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "sys/files.hpp"
+#include "sys/subprocess.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace bootbench::sys {
+
+namespace {
+
+struct Captured {
+    int status = -1; // exit status, -1 when it did not exit by itself in time
+    std::string out, err;
+};
+
+// Runs a podman command to completion (bounded) and reads what it printed.
+Captured podman(const std::vector<std::string>& args, double timeout_s) {
+    std::string pattern = (fs::temp_directory_path() / "bootbench-podman-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+        throw Error("cannot create a temporary folder for podman's output");
+    fs::path dir = pattern;
+    std::vector<std::string> argv = {"podman"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ProcessOutcome o = run_process({argv, dir / "out", dir / "err", timeout_s});
+    Captured c{o.end == ProcessEnd::exited ? o.exit_status : -1, read_text_file(dir / "out"),
+               read_text_file(dir / "err")};
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return c;
+}
+
+void require_podman(const std::string& image) {
+    if (!find_program("podman"))
+        throw input_error("[tools] image = \"" + image + "\" needs podman, which is not installed here: " +
+                          "'apt install podman' (Debian) or 'dnf install podman' (Fedora; Fedora Atomic "
+                          "images ship it), or set image = \"host\"");
+}
+
+std::optional<core::ToolsImage> inspect(const std::string& image) {
+    Captured c = podman({"image", "inspect", "--format", "{{.Id}} {{.Digest}}", image}, 60);
+    if (c.status != 0)
+        return std::nullopt;
+    std::istringstream words(c.out);
+    core::ToolsImage t{image, "", ""};
+    words >> t.id >> t.digest;
+    if (t.id.empty())
+        return std::nullopt;
+    return t;
+}
+
+} // namespace
+
+core::ToolsImage resolve_tools_image(const std::string& image) {
+    require_podman(image);
+    if (auto t = inspect(image))
+        return *t;
+    throw input_error("the tools image " + image + " is not in podman's local store: 'podman pull " + image +
+                      "', or build it ('podman build -t " + image +
+                      " containers/bench-tools'); start pulls it by itself");
+}
+
+core::ToolsImage pull_tools_image(const std::string& image) {
+    require_podman(image);
+    if (auto t = inspect(image))
+        return *t;
+    std::fprintf(stderr, "bootbench: pulling the tools image %s\n", image.c_str());
+    Captured c = podman({"pull", "--quiet", image}, 1800);
+    if (c.status != 0)
+        throw input_error("cannot pull the tools image " + image + ": " +
+                          core::printable(core::cap_text(c.err, 400, "podman's answer")) +
+                          "; nothing on this machine was changed");
+    return resolve_tools_image(image);
+}
+
+std::string remove_container(const std::string& name) {
+    Captured c = podman({"rm", "--force", "--ignore", "--time", "2", name}, 60);
+    return c.status == 0 ? "" : "podman rm --force " + name + " failed: " + core::printable(c.err);
+}
+
+} // namespace bootbench::sys

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""[tools] image: benches run inside a real container, with real podman.
+
+Builds a tiny tools image from this host's /bin/sh and sleep (with their
+libraries) and a `perf` script that prints a marker and a captured perf
+output; imports it (no registry); then runs the real bootbench: run-suite
+with the image, a tool missing from the image, a bench that outlives its
+timeout, the report, and plan's refusals.
+
+podman on these development and CI machines (themselves containers) needs
+the containers.conf below; users never need it. When podman cannot run a
+container here at all, the test says why and is skipped (exit 77).
+usage: test_tools_image.py BOOTBENCH TEST_DATA_DIR
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+
+BOOTBENCH = DATA = None
+IMAGE = "localhost/bootbench-test-tools:1"
+CONF = """[containers]
+default_ulimits = []
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+"""
+MARKER = "BOOTBENCH-TOOLS-MARKER: this perf ran in the tools image"
+
+
+def podman(*args, check=True):
+    return subprocess.run(["podman", *args], capture_output=True, text=True, check=check, timeout=300)
+
+
+def libraries(program):
+    out = subprocess.run(["ldd", program], capture_output=True, text=True, check=True).stdout
+    return [w for line in out.splitlines() for w in line.split() if w.startswith("/")]
+
+
+def build_image(tmp):
+    root = tmp / "root"
+    for program in ["/bin/sh", "/bin/sleep"]:
+        for path in [program, *libraries(program)]:
+            dest = root / pathlib.Path(path).resolve().relative_to("/")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(pathlib.Path(path).resolve(), dest)
+            if pathlib.Path(path).resolve() != pathlib.Path(path):  # keep the name the loader asks for
+                link = root / pathlib.Path(path).relative_to("/")
+                link.parent.mkdir(parents=True, exist_ok=True)
+                if not link.exists():
+                    link.symlink_to(pathlib.Path(path).resolve())
+    perf = root / "usr/bin/perf"
+    perf.parent.mkdir(parents=True, exist_ok=True)
+    capture = (DATA / "perf_sched_pipe.txt").read_text().replace("'", "'\\''")
+    perf.write_text(f"#!/bin/sh\necho '{MARKER}'\nprintf '%s' '{capture}'\n")  # shell builtins only
+    perf.chmod(0o755)
+    with tarfile.open(tmp / "root.tar", "w") as tar:
+        tar.add(root, arcname=".")
+    podman("import", "--quiet", "--change", "ENV=PATH=/usr/bin:/bin", str(tmp / "root.tar"), IMAGE)
+    image_id, digest = podman("image", "inspect", "--format", "{{.Id}} {{.Digest}}", IMAGE).stdout.split()
+    return f"{image_id}, {digest}", image_id
+
+
+EXPERIMENT = """[experiment]
+name = "tools-test"
+runs = 1
+baseline = "a"
+
+[[target]]
+name = "a"
+deployment = 0
+
+[[target]]
+name = "b"
+deployment = 1
+
+[conditions]
+settle_s = 0
+max_start_temp_c = 150.0
+
+[tools]
+image = "{image}"
+
+[[bench]]
+kind = "perf-sched-pipe"
+loops = 2000
+{extra}"""
+
+
+class ToolsImage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = pathlib.Path(tempfile.mkdtemp(prefix="bootbench-tools-"))
+        (cls.tmp / "containers.conf").write_text(CONF)
+        os.environ["CONTAINERS_CONF"] = str(cls.tmp / "containers.conf")
+        cls.described, cls.image_id = build_image(cls.tmp)
+
+    @classmethod
+    def tearDownClass(cls):
+        podman("rmi", "--force", IMAGE, check=False)
+        shutil.rmtree(cls.tmp)
+
+    def bootbench(self, *args, env=None):
+        return subprocess.run([BOOTBENCH, *args], capture_output=True, text=True, timeout=300,
+                              env=env or os.environ)
+
+    def experiment(self, name, image=IMAGE, extra=""):
+        path = self.tmp / name
+        path.write_text(EXPERIMENT.format(image=image, extra=extra))
+        return str(path)
+
+    def run_suite(self, name, extra="", target="a"):
+        out = self.tmp / (name + "-results")
+        r = self.bootbench("run-suite", self.experiment(name + ".toml", extra=extra),
+                           "--target", target, "--out", str(out))
+        return r, out, json.loads((out / f"runs/{target}-1.json").read_text())
+
+    def test_every_bench_runs_in_the_image_and_the_result_names_it(self):
+        r, out, run = self.run_suite("ok")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("run a-1: ok (2 metrics, 0 missing)"), r.stdout)
+        self.assertIn(MARKER, (out / "runs/a-1/perf-sched-pipe.stdout").read_text())
+        self.assertEqual(run["environment"]["tools_image"], f"{IMAGE} (image {self.described})")
+        self.assertEqual(run["benches"][0]["argv"], [
+            "podman", "run", "--rm", "--name", "bootbench-a-1-perf-sched-pipe", "--network=none",
+            "--pid=host", "--ipc=host", "--privileged", self.image_id,
+            "perf", "bench", "sched", "pipe", "-l", "2000"])
+        self.assertEqual(run["metrics"]["sched_pipe_usecs_op"]["value"], 4.1485)
+        self.assertEqual(self.run_suite("ok", target="b")[0].returncode, 0)
+        report = self.bootbench("report", "--baseline", "a", str(out))
+        self.assertEqual(report.returncode, 0, report.stderr)
+        self.assertIn(f"tools {IMAGE} (image {self.described})", (out / "report.md").read_text())
+
+    def test_a_tool_missing_from_the_image_is_named_with_the_image(self):
+        r, _, run = self.run_suite("missing", '\n[[bench]]\nkind = "sysbench-threads"\nruntime_s = 1\n')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        bench = run["benches"][1]
+        self.assertEqual(bench["status"], "failed")
+        self.assertEqual(bench["reason"], f"sysbench is not in the tools image {IMAGE}: add it to the image "
+                                          "(containers/bench-tools/Containerfile has every bench's tool)")
+
+    def test_a_bench_that_outlives_its_timeout_leaves_no_container(self):
+        hang = ('\n[[bench]]\nkind = "command"\nname = "hang"\nargv = ["sleep", "60"]\ntimeout_s = 2\n'
+                '[[bench.metric]]\nkey = "x"\nregex = "x ([0-9]+)"\nunit = "s"\nbetter = "lower"\n')
+        r, _, run = self.run_suite("hang", hang)
+        self.assertEqual(run["benches"][1]["status"], "timeout", r.stderr)
+        self.assertIn("bootbench: container bootbench-a-1-hang stopped and removed", r.stderr)
+        names = podman("ps", "--all", "--format", "{{.Names}}").stdout.split()
+        self.assertNotIn("bootbench-a-1-hang", names)
+
+    def test_plan_refuses_an_image_that_is_not_here(self):
+        r = self.bootbench("plan", self.experiment("absent.toml", image="localhost/no-such-tools:1"))
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(r.stderr, "bootbench: error: the tools image localhost/no-such-tools:1 is not in "
+                                   "podman's local store: 'podman pull localhost/no-such-tools:1', or build "
+                                   "it ('podman build -t localhost/no-such-tools:1 containers/bench-tools'); "
+                                   "start pulls it by itself\n")
+
+    def test_plan_without_podman(self):
+        env = dict(os.environ, PATH=str(self.tmp / "no-podman-here"))
+        r = self.bootbench("plan", self.experiment("nopodman.toml"), env=env)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, f"bootbench: error: [tools] image = \"{IMAGE}\" needs podman, which is not "
+                                   "installed here: 'apt install podman' (Debian) or 'dnf install podman' "
+                                   "(Fedora; Fedora Atomic images ship it), or set image = \"host\"\n")
+
+    def test_plan_names_the_image_it_found(self):
+        r = self.bootbench("plan", self.experiment("plan.toml"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"tools image: {IMAGE} (image {self.described}) (every bench and the load run in it)\n",
+                      r.stdout)
+
+
+def podman_can_run_here():
+    if not shutil.which("podman"):
+        return "podman is not installed (./bootstrap installs it)"
+    with tempfile.TemporaryDirectory() as d:
+        conf = pathlib.Path(d) / "containers.conf"
+        conf.write_text(CONF)
+        env = dict(os.environ, CONTAINERS_CONF=str(conf))
+        r = subprocess.run(["podman", "info"], capture_output=True, text=True, env=env, timeout=120)
+        return "" if r.returncode == 0 else "podman info failed here: " + r.stderr.strip()[-300:]
+
+
+if __name__ == "__main__":
+    BOOTBENCH, DATA = sys.argv.pop(1), pathlib.Path(sys.argv.pop(1))
+    why = podman_can_run_here()
+    if why:
+        print("skipped: " + why)
+        sys.exit(77)
+    unittest.main(verbosity=2)
