@@ -137,6 +137,16 @@ class ToolsImage(unittest.TestCase):
         self.assertEqual(report.returncode, 0, report.stderr)
         self.assertIn(f"tools {IMAGE} (image {self.described})", (out / "report.md").read_text())
 
+    def test_simulate_runs_every_arm_in_the_image(self):
+        results = self.tmp / "simulated"
+        r = self.bootbench("simulate", "--quick", "--results", str(results), self.experiment("sim.toml"))
+        self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+        self.assertIn(f"tools image: {IMAGE} (image {self.described}) (every bench and the load run in it)\n",
+                      r.stderr)
+        for run in ["a-1", "b-1"]:
+            self.assertIn(MARKER, (results / f"runs/{run}/attempt-1/perf-sched-pipe.stdout").read_text())
+        self.assertIn(f"tools {IMAGE} (image {self.described})", (results / "report.md").read_text())
+
     def test_a_tool_missing_from_the_image_is_named_with_the_image(self):
         r, _, run = self.run_suite("missing", '\n[[bench]]\nkind = "sysbench-threads"\nruntime_s = 1\n')
         self.assertEqual(r.returncode, 0, r.stderr)
