@@ -18,7 +18,7 @@ std::string container_name(const std::string& run_id, const std::string& bench) 
 
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
                                         const std::vector<std::string>& argv) {
-    std::vector<std::string> out = {"podman", "run", "--rm", "--name", name, "--network=none",
+    std::vector<std::string> out = {"podman", "run", "--rm", "--replace", "--name", name, "--network=none",
                                     "--pid=host", "--ipc=host", "--privileged", t.id};
     out.insert(out.end(), argv.begin(), argv.end());
     return out;

@@ -25,6 +25,8 @@ std::string container_name(const std::string& run_id, const std::string& bench);
 // podman run for `argv` in the image, by ID: no network (a bench needs none),
 // the host's PID and IPC namespaces and privileges (perf and the scheduler
 // benches measure the host kernel, not a sandbox of it), removed on exit.
+// --replace: a container of the same name left by a crash or a power cut
+// (podman's records outlive the boot) never stops the run's next attempt.
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
                                         const std::vector<std::string>& argv);
 

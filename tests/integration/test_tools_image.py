@@ -128,7 +128,7 @@ class ToolsImage(unittest.TestCase):
         self.assertIn(MARKER, (out / "runs/a-1/perf-sched-pipe.stdout").read_text())
         self.assertEqual(run["environment"]["tools_image"], f"{IMAGE} (image {self.described})")
         self.assertEqual(run["benches"][0]["argv"], [
-            "podman", "run", "--rm", "--name", "bootbench-a-1-perf-sched-pipe", "--network=none",
+            "podman", "run", "--rm", "--replace", "--name", "bootbench-a-1-perf-sched-pipe", "--network=none",
             "--pid=host", "--ipc=host", "--privileged", self.image_id,
             "perf", "bench", "sched", "pipe", "-l", "2000"])
         self.assertEqual(run["metrics"]["sched_pipe_usecs_op"]["value"], 4.1485)
@@ -146,6 +146,12 @@ class ToolsImage(unittest.TestCase):
         for run in ["a-1", "b-1"]:
             self.assertIn(MARKER, (results / f"runs/{run}/attempt-1/perf-sched-pipe.stdout").read_text())
         self.assertIn(f"tools {IMAGE} (image {self.described})", (results / "report.md").read_text())
+
+    def test_a_container_left_by_a_crash_does_not_stop_the_next_attempt(self):
+        podman("create", "--name", "bootbench-a-1-perf-sched-pipe", IMAGE, "sh")  # what a power cut leaves
+        r, out, _ = self.run_suite("leftover")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(MARKER, (out / "runs/a-1/perf-sched-pipe.stdout").read_text())
 
     def test_a_tool_missing_from_the_image_is_named_with_the_image(self):
         r, _, run = self.run_suite("missing", '\n[[bench]]\nkind = "sysbench-threads"\nruntime_s = 1\n')
