@@ -2,6 +2,7 @@
 
 #include "core/estimate.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace bootbench::core {
@@ -16,6 +17,13 @@ std::optional<double> remaining_s(const StatusInput& in) {
     if (ended == 0 || in.elapsed_s < 0 || in.state.phase != Phase::running)
         return std::nullopt;
     return in.elapsed_s / static_cast<double>(ended) * static_cast<double>(left);
+}
+
+std::string progress_line(const State& s, double run_estimate_s) {
+    size_t n = s.runs.size(), k = std::min(s.current, n - 1) + 1;
+    size_t left = n - s.count(SlotStatus::done) - s.count(SlotStatus::failed);
+    return "run " + std::to_string(k) + "/" + std::to_string(n) + " (" + s.runs[k - 1].target + "), about " +
+           format_duration(run_estimate_s * static_cast<double>(left)) + " left";
 }
 
 namespace {

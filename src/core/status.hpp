@@ -26,6 +26,10 @@ struct StatusInput {
 // The time left from the pace so far: elapsed / runs ended x runs left.
 std::optional<double> remaining_s(const StatusInput& in);
 
+// "run 3/4 (a), about 2 min 10 s left": said as each run begins; the time is
+// the experiment's estimate per run (boot, settle, suite) x runs not ended.
+std::string progress_line(const State& s, double run_estimate_s);
+
 nlohmann::json status_json(const StatusInput& in);
 std::string status_text(const StatusInput& in);
 

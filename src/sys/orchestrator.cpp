@@ -16,6 +16,7 @@
 
 #include "core/oci.hpp"
 #include "core/resolve.hpp"
+#include "core/status.hpp"
 #include "core/text.hpp"
 
 #include <cstdio>
@@ -307,6 +308,7 @@ BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
     }
     c.state = core::begin_attempt(c.state);
     c.save();
+    c.log.line(core::progress_line(c.state, core::estimate_run_seconds(c.experiment)));
     crash_point("attempt-started");
     double t0 = c.clock.monotonic_s();
     core::RunResult r = measure(c, booted);

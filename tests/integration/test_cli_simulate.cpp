@@ -167,6 +167,12 @@ TEST_CASE("Ctrl-C during simulate: the experiment is aborted, the runs so far ar
     CHECK(r.err.find("bootbench: interrupted by SIGINT after 2 of 4 runs: the experiment was aborted; "
                      "results so far (incomplete) in " + results.string() + "\n") != std::string::npos);
     CHECK(r.out == "report (incomplete): " + (results / "report.md").string() + "\n");
+    // progress: where the experiment is as each run begins; conditions that
+    // only say "run" are one line, not one each
+    CHECK(r.err.find("bootbench: run 1/4 (a), about ") != std::string::npos);
+    CHECK(r.err.find("bootbench: run 3/4 (a), about ") != std::string::npos);
+    CHECK(r.err.find("bootbench: conditions: met: quiet (") != std::string::npos);
+    CHECK(r.err.find("bootbench: conditions: settle:") == std::string::npos);
     CHECK(fs::exists(results / "runs/a-1.json"));
     CHECK(fs::exists(results / "runs/b-1.json"));
     CHECK_FALSE(fs::exists(results / "runs/a-2.json"));

@@ -59,3 +59,12 @@ TEST_CASE("status --json has the same facts for scripts", "[status]") {
     CHECK(j["last_result"]["metrics"]["sched_pipe_usecs_op"]["value"] == 4.45);
     CHECK(j["failures"][0]["reason"] == "no metric collected");
 }
+
+TEST_CASE("each run begins with where the experiment is and the time left", "[status]") {
+    State s = sample().state; // a-1 done, b-1 failed, a-2 next
+    CHECK(progress_line(s, 90) == "run 3/4 (a), about 3 min 00 s left");
+    s = begin_attempt(s);
+    CHECK(progress_line(s, 90) == "run 3/4 (a), about 3 min 00 s left"); // a second attempt: still 2 runs
+    s = complete_run(s, SlotStatus::done, "", 100);
+    CHECK(progress_line(begin_attempt(s), 90) == "run 4/4 (b), about 1 min 30 s left");
+}
