@@ -13,6 +13,14 @@ fs::path wants_link(const fs::path& etc) {
     return etc / "systemd/system/multi-user.target.wants" / kResumeUnitName;
 }
 
+// With [tools] image the unit runs podman: these two would stop its runtime.
+constexpr const char* kNoNewPrivilegesOff =
+    "# NoNewPrivileges is off: [tools] image runs the benches with podman, whose\n"
+    "# SELinux label transition it would block.\n";
+constexpr const char* kProtectHostnameOff =
+    "# ProtectHostname is off: [tools] image runs the benches with podman, whose\n"
+    "# runtime sets each container's hostname (seen: crun: sethostname: EPERM).\n";
+
 void replace_once(std::string& text, const std::string& key, const std::string& with) {
     auto pos = text.find(key);
     if (pos != std::string::npos)
@@ -24,10 +32,10 @@ void replace_once(std::string& text, const std::string& key, const std::string& 
 std::string resume_unit_text(int timeout_s, bool container_tools) {
     std::string text = kResumeUnitText;
     replace_once(text, "@TIMEOUT@", std::to_string(timeout_s));
-    if (container_tools)
-        replace_once(text, "NoNewPrivileges=yes\n",
-                     "# NoNewPrivileges is off: [tools] image runs the benches with podman, whose\n"
-                     "# SELinux label transition it would block.\n");
+    if (container_tools) {
+        replace_once(text, "NoNewPrivileges=yes\n", kNoNewPrivilegesOff);
+        replace_once(text, "ProtectHostname=yes\n", kProtectHostnameOff);
+    }
     return text;
 }
 

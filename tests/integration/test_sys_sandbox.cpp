@@ -80,18 +80,24 @@ TEST_CASE("the unit is installed with its wants link and removed", "[sandbox]") 
     CHECK_FALSE(fs::exists(etc / "systemd/system/bootbench-resume.service"));
 }
 
-TEST_CASE("the unit keeps NoNewPrivileges unless the benches run in a tools container", "[sandbox][tools]") {
+TEST_CASE("the unit keeps NoNewPrivileges and ProtectHostname unless the benches run in a tools container",
+          "[sandbox][tools]") {
     std::string host_tools = sys::resume_unit_text(900);
     std::string container = sys::resume_unit_text(900, true);
     CHECK(host_tools.find("\nNoNewPrivileges=yes\n") != std::string::npos);
-    CHECK(container.find("NoNewPrivileges") == container.find("NoNewPrivileges is off: [tools] image"));
+    CHECK(host_tools.find("\nProtectHostname=yes\n") != std::string::npos);
     CHECK(container.find("NoNewPrivileges=yes") == std::string::npos);
+    CHECK(container.find("ProtectHostname=yes") == std::string::npos);
     // nothing else changes
+    const std::string nnp = "# NoNewPrivileges is off: [tools] image runs the benches with podman, whose\n"
+                            "# SELinux label transition it would block.\n";
+    const std::string host = "# ProtectHostname is off: [tools] image runs the benches with podman, whose\n"
+                             "# runtime sets each container's hostname (seen: crun: sethostname: EPERM).\n";
     std::string back = container;
-    back.replace(back.find("# NoNewPrivileges is off"),
-                 std::string("# NoNewPrivileges is off: [tools] image runs the benches with podman, whose\n"
-                             "# SELinux label transition it would block.\n").size(),
-                 "NoNewPrivileges=yes\n");
+    REQUIRE(back.find(nnp) != std::string::npos);
+    back.replace(back.find(nnp), nnp.size(), "NoNewPrivileges=yes\n");
+    REQUIRE(back.find(host) != std::string::npos);
+    back.replace(back.find(host), host.size(), "ProtectHostname=yes\n");
     CHECK(back == host_tools);
 }
 
