@@ -149,6 +149,7 @@ class ToolsImage(unittest.TestCase):
 
     def test_a_container_left_by_a_crash_does_not_stop_the_next_attempt(self):
         podman("create", "--name", "bootbench-a-1-perf-sched-pipe", IMAGE, "sh")  # what a power cut leaves
+        self.addCleanup(podman, "rm", "--force", "--ignore", "bootbench-a-1-perf-sched-pipe", check=False)
         r, out, _ = self.run_suite("leftover")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(MARKER, (out / "runs/a-1/perf-sched-pipe.stdout").read_text())
