@@ -24,9 +24,14 @@ CACHE_MAX_AGE_DAYS=7
 # Everything the guest runs: systemd, a dracut initramfs with ostree's
 # module, the benchmark tools and bootbench's runtime libraries (only ones a
 # Fedora Atomic image has too: no libtomlplusplus, which is compiled in).
+# As on Fedora Atomic, the root has podman but no benchmark tools: they come
+# from a tools image (make_tools_tar) that the first boot imports.
 PACKAGES=(systemd-sysv udev dbus kmod procps linux-image-amd64 dracut ostree ostree-boot
-  linux-perf sysbench stress-ng
+  podman crun
   libostree-1-1 libglib2.0-0 libcurl4 libpcre2-8-0)
+# The tools image's root: these host programs (Debian 12, as the guest) with
+# their libraries; imported by the guest's podman before `bootbench start`.
+TOOLS=(/bin/sh /usr/bin/perf /usr/bin/sysbench /usr/bin/stress-ng)
 # A gzip -1 initramfs with only the drivers this VM needs builds in ~35 s
 # instead of ~105 s; a large uncompressed one fails to load from extlinux.
 DRACUT_CONF='compress="gzip -1"
@@ -159,6 +164,23 @@ add_test_files() {
   echo base >"$r/usr/lib/bootbench-vm/variant"
 }
 
+# A root holding only the benchmark tools and what they link, as a tar that
+# `podman import` takes in the guest: no registry, no second mmdebstrap.
+make_tools_tar() {
+  local out=$1 root=$WORK/tools-root p f
+  rm -rf "$root" && mkdir -p "$root"
+  for p in "${TOOLS[@]}"; do
+    [ -x "$p" ] || vm_die "the tools image needs $p on this host (./bootstrap installs it)"
+    for f in "$p" $(ldd "$p" | grep -o '/[^ ]*'); do
+      mkdir -p "$root$(dirname "$f")" "$root$(dirname "$(readlink -f "$f")")"
+      cp -L "$f" "$root$f"
+      [ -e "$root$(readlink -f "$f")" ] || cp -L "$f" "$root$(readlink -f "$f")"
+    done
+  done
+  tar -C "$root" -cf "$out" .
+  rm -rf "$root"
+}
+
 # The host's binary runs in the guest (both Debian 12) only if the guest has
 # every library it links: say which is missing now, not after a boot.
 check_runtime_libs() {
@@ -230,6 +252,7 @@ deploy_all() {
   fi
   mkdir -p "$var/lib/bootbench-vm"
   echo "$SCENARIO" >"$var/lib/bootbench-vm/scenario"
+  make_tools_tar "$var/lib/bootbench-vm/tools-root.tar"
 }
 
 write_manifest() {

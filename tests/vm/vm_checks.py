@@ -272,6 +272,7 @@ def check(scenario, lines, img, out):
         check_attempts_count_cuts(every, out)
     if scenario != "smoke":
         check_read_only_sysroot(lines, out)
+        check_tools_from_container(lines, out)
 
 
 def check_console_matches_guest_log(boots, out):
@@ -363,6 +364,28 @@ def check_read_only_sysroot(lines, out):
                            f"namespace; expected at least at start (unit installed) and at the end (removed)")
     print(f"read-only /sysroot in all {len(modes)} boots; bootbench wrote into other deployments from a "
           f"private mount namespace {len(said)} times")
+
+
+TOOLS_IMAGE = "localhost/vm-tools:1"
+
+
+def check_tools_from_container(lines, out):
+    """As on Fedora Atomic: the root has no benchmark tools; every bench ran
+    in the tools image the first boot imported, and each result names it."""
+    said = [s for _, s in lines if "BOOTBENCH-VM tools: " in s]
+    expect(any(s.endswith("tools: on the root: none") for s in said),
+           f"the guest's root should have no perf, sysbench or stress-ng: {said}")
+    imported = [s.split()[-1] for s in said if f"tools: imported {TOOLS_IMAGE} " in s]
+    expect(len(imported) == 1, f"the first boot should import {TOOLS_IMAGE} once: {said}")
+    for path, r in read_results(out).items():
+        env = r.get("environment", {}).get("tools_image", "")
+        expect(env.startswith(f"{TOOLS_IMAGE} (image {imported[0]}"),
+               f"{path}: tools_image {env!r}, expected {TOOLS_IMAGE} with the imported ID {imported[0]}")
+        for b in r.get("benches", []):
+            argv = b.get("argv", [])
+            expect(argv[:2] == ["podman", "run"] and imported[0] in argv,
+                   f"{path}: bench {b.get('name')} ran as {argv[:12]}, not in the tools container")
+    print(f"tools: none on the root; every bench of every run ran in {TOOLS_IMAGE} ({imported[0][:12]})")
 
 
 def check_power_cut(every, boots, img, out, lines):
