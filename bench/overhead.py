@@ -12,7 +12,7 @@ its libraries (no registry). On these container-based development machines
 podman needs CONTAINERS_CONF (see tests/integration/test_tools_image.py);
 this script sets it unless it is already set.
 
-    bench/overhead.py --bootbench build/bootbench [--rounds 9] [--loops 200000]
+    bench/overhead.py --bootbench build/bootbench [--rounds 9] [--loops 200000] [--cpu N]
 """
 import argparse
 import json
@@ -55,13 +55,16 @@ def us_per_op(text):
     return float(m.group(1))
 
 
+PIN = []  # taskset -c CPU: both pipe ends on one CPU, as bench/measure_overhead does
+
+
 def direct(loops, image_id):
-    argv = ["perf", "bench", "sched", "pipe", "-l", str(loops)]
+    argv = PIN + ["perf", "bench", "sched", "pipe", "-l", str(loops)]
     return us_per_op(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
 
 
 def container(loops, image_id):
-    argv = ["podman", "run", "--rm", "--network=none", "--pid=host", "--ipc=host", "--privileged", image_id,
+    argv = PIN + ["podman", "run", "--rm", "--network=none", "--pid=host", "--ipc=host", "--privileged", image_id,
             "perf", "bench", "sched", "pipe", "-l", str(loops)]
     return us_per_op(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
 
@@ -91,7 +94,7 @@ def through_bootbench(bootbench, tmp, image, loops, n):
     exp = tmp / "overhead.toml"
     exp.write_text(EXPERIMENT.format(image=image, loops=loops))
     out = tmp / f"results-{n}"
-    subprocess.run([bootbench, "run-suite", str(exp), "--target", "a", "--out", str(out)], check=True,
+    subprocess.run(PIN + [bootbench, "run-suite", str(exp), "--target", "a", "--out", str(out)], check=True,
                    capture_output=True)
     run = json.loads((out / "runs/a-1.json").read_text())
     return run["metrics"]["sched_pipe_usecs_op"]["value"]
@@ -103,7 +106,11 @@ def main():
     ap.add_argument("--image", help="a tools image with perf (default: one made from this host's perf)")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--loops", type=int, default=200000)
+    ap.add_argument("--cpu", type=int, default=os.cpu_count() - 1,
+                    help="pin all three to this CPU (default: the last; -1: no pinning)")
     a = ap.parse_args()
+    if a.cpu >= 0:
+        PIN.extend(["taskset", "-c", str(a.cpu)])
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bootbench-overhead-"))
     if "CONTAINERS_CONF" not in os.environ:
         (tmp / "containers.conf").write_text(CONF)
