@@ -1,6 +1,7 @@
 // bootbench report [RESULTS_DIR | FILE...]: the comparison report of a
 // results folder, of result files, or of a published folder.
 #include "cli/commands.hpp"
+#include "cli/report_summary.hpp"
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
 #include "sys/result_reader.hpp"
@@ -28,46 +29,13 @@ sys::ReportRequest request_from(const Args& args) {
     return req;
 }
 
-std::string pad(std::string s, size_t width) {
-    s.resize(std::max(s.size(), width), ' ');
-    return s;
-}
-
-void print_summary(const core::Report& r) {
-    for (const auto& t : r.targets)
-        for (const auto& e : t.excluded)
-            std::cout << "excluded " << e.run << ": " << e.reason << "\n";
-    for (size_t i = 0; i < r.outliers.size() && i < core::kMaxOutliersListed; ++i) {
-        const core::Outlier& o = r.outliers[i];
-        std::cout << "flagged " << o.run << " on " << o.metric
-                  << " (robust z = " << core::format_fixed(o.z, 1)
-                  << "): kept; leave it out with --exclude " << o.run << "\n";
-    }
-    if (r.outliers.size() > core::kMaxOutliersListed)
-        std::cout << "flagged " << r.outliers.size() - core::kMaxOutliersListed
-                  << " more run/metric pairs (report.json lists them all)\n";
-    for (const auto& t : r.targets)
-        for (const auto& f : t.failed)
-            std::cout << "failed " << f.run << ": " << f.failure << "\n";
-    for (const auto& w : r.warnings)
-        std::cout << "warning: " << w << "\n";
-    std::cout << "\n" << r.subject << " vs " << r.baseline << " (baseline):\n";
-    for (const auto& m : r.metrics) {
-        std::cout << "  " << pad(m.key, 24) << "  "
-                  << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " +
-                                         core::describe_ratio(m, r.subject, r.baseline)
-                                   : core::not_compared(m, r.subject, r.baseline))
-                  << "\n";
-    }
-}
-
 } // namespace
 
 int cmd_report(const Args& args) {
     sys::ReportRequest req = request_from(args);
     core::Report report = sys::load_report(req);
     sys::ReportPaths paths = sys::save_report(report, req.out_prefix);
-    print_summary(report);
+    print_report_summary(report);
     std::cout << "\nwrote " << paths.markdown.string() << ", " << paths.json.string() << ", "
               << paths.svg.string() << ", " << paths.html.string() << "\n";
     return 0;

@@ -2,6 +2,8 @@
 // sysroot: real libostree deployments, the real unit in each, real
 // benchmarks on this kernel, reboots emulated from the BLS entries.
 #include "cli/commands.hpp"
+#include "cli/report_summary.hpp"
+#include "sys/result_reader.hpp"
 #include "cli/targets.hpp"
 #include "cli/experiment_file.hpp"
 #include "core/error.hpp"
@@ -121,6 +123,20 @@ int stop_interrupted(const sys::SandboxLayout& layout, const core::Experiment& e
     return 128 + sig;
 }
 
+// The verdicts, as `report` prints them, and the four files kept.
+void say_report(const fs::path& results) {
+    if (!fs::exists(results / "report.json")) {
+        std::cout << "no report: see " << (results / "bootbench.log").string() << "\n";
+        return;
+    }
+    sys::ReportRequest req;
+    req.inputs = {results};
+    print_report_summary(sys::load_report(req));
+    std::cout << "\nreport: " << (results / "report.md").string() << "\n";
+    for (const char* ext : {"json", "svg", "html"})
+        std::cout << "        " << (results / "report.").string() << ext << "\n";
+}
+
 } // namespace
 
 int cmd_simulate(const Args& args) {
@@ -131,6 +147,9 @@ int cmd_simulate(const Args& args) {
     core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
     sys::check_results_destination(results); // before the experiment, not after an hour of it
+    if (fs::exists(results))
+        std::cerr << "bootbench: " << results.string()
+                  << " holds earlier results of bootbench: they are replaced when this simulation ends\n";
     prepare_tools_image(e, true, std::cerr);
     sys::InterruptWatch watch; // from here on Ctrl-C stops cleanly, never half-way
     SandboxDir dir(args.value("sandbox"));
@@ -153,8 +172,8 @@ int cmd_simulate(const Args& args) {
                     ", not the original default deployment");
     sys::install_results_folder(sys::StatePaths{host.state_dir()}.results(e.name), results);
     std::cout << "experiment " << e.name << " finished on the sandbox; the machine boots its original "
-              << "default again.\nreport: " << (results / "report.md").string() << "\n"
-              << "        " << (results / "report.json").string() << "\n";
+              << "default again.\n";
+    say_report(results);
     return 0;
 }
 

@@ -64,10 +64,19 @@ TEST_CASE("simulate replaces its own results folder whole, and then only its own
     CHECK(fs::exists(dir / "report.md"));
     CHECK(fs::exists(dir / "runs" / "a-1.json"));
     CHECK(fs::exists(dir / sys::kResultsMarker));
+    // the verdicts as `report` prints them, and the four files kept
+    CHECK(first.out.find("\nb vs a (baseline):\n  echo_value ") != std::string::npos);
+    CHECK(first.out.find("\nreport: " + (dir / "report.md").string() + "\n        " +
+                         (dir / "report.json").string() + "\n        " + (dir / "report.svg").string() +
+                         "\n        " + (dir / "report.html").string() + "\n") != std::string::npos);
+    CHECK(first.err.find("holds earlier results") == std::string::npos);
     fill(dir, {"runs/zz-9.json"}); // a run the next copy does not have
     CliResult second = run_cli({"simulate", "--results", dir.string(), exp.string()});
     INFO(second.err);
     REQUIRE(second.status == 0);
+    CHECK(second.err.find("bootbench: " + dir.string() +
+                          " holds earlier results of bootbench: they are replaced when this simulation ends\n") !=
+          std::string::npos);
     CHECK(fs::exists(dir / "report.md"));
     CHECK_FALSE(fs::exists(dir / "runs" / "zz-9.json"));
     CHECK_FALSE(siblings_left(dir));

@@ -1,0 +1,49 @@
+#include "cli/report_summary.hpp"
+
+#include "core/render_markdown.hpp"
+#include "core/render_text.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+namespace bootbench::cli {
+
+namespace {
+
+std::string pad(std::string s, size_t width) {
+    s.resize(std::max(s.size(), width), ' ');
+    return s;
+}
+
+} // namespace
+
+void print_report_summary(const core::Report& r) {
+    for (const auto& t : r.targets)
+        for (const auto& e : t.excluded)
+            std::cout << "excluded " << e.run << ": " << e.reason << "\n";
+    for (size_t i = 0; i < r.outliers.size() && i < core::kMaxOutliersListed; ++i) {
+        const core::Outlier& o = r.outliers[i];
+        std::cout << "flagged " << o.run << " on " << o.metric
+                  << " (robust z = " << core::format_fixed(o.z, 1)
+                  << "): kept; leave it out with --exclude " << o.run << "\n";
+    }
+    if (r.outliers.size() > core::kMaxOutliersListed)
+        std::cout << "flagged " << r.outliers.size() - core::kMaxOutliersListed
+                  << " more run/metric pairs (report.json lists them all)\n";
+    for (const auto& t : r.targets)
+        for (const auto& f : t.failed)
+            std::cout << "failed " << f.run << ": " << f.failure << "\n";
+    for (const auto& w : r.warnings)
+        std::cout << "warning: " << w << "\n";
+    std::cout << "\n" << r.subject << " vs " << r.baseline << " (baseline):\n";
+    for (const auto& m : r.metrics) {
+        std::cout << "  " << pad(m.key, 24) << "  "
+                  << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " +
+                                         core::describe_ratio(m, r.subject, r.baseline)
+                                   : core::not_compared(m, r.subject, r.baseline))
+                  << "\n";
+    }
+}
+
+
+} // namespace bootbench::cli
