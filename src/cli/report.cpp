@@ -1,21 +1,36 @@
 // bootbench report [RESULTS_DIR | FILE...]: the comparison report of a
 // results folder, of result files, or of a published folder.
 #include "cli/commands.hpp"
+#include "core/error.hpp"
 #include "cli/report_summary.hpp"
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
 #include "sys/result_reader.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 namespace bootbench::cli {
 
 namespace {
 
+// A results folder (runs/) or a folder of result files (*.json).
+bool has_results(const std::filesystem::path& dir) {
+    if (std::filesystem::is_directory(dir / "runs"))
+        return true;
+    for (const auto& f : std::filesystem::directory_iterator(dir))
+        if (f.path().extension() == ".json")
+            return true;
+    return false;
+}
+
 sys::ReportRequest request_from(const Args& args) {
     sys::ReportRequest req;
     for (const auto& p : args.positional())
         req.inputs.emplace_back(p);
+    if (req.inputs.empty() && !has_results("."))
+        throw input_error("report needs results: 'bootbench report results/NAME' (a results folder), "
+                          "result files, or a published folder; the current folder has none");
     if (req.inputs.empty())
         req.inputs.emplace_back(".");
     req.baseline = args.value("baseline").value_or("");

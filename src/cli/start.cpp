@@ -1,5 +1,7 @@
 // bootbench start FILE: prepare this machine and reboot into the first run.
 #include "cli/commands.hpp"
+
+#include <filesystem>
 #include "cli/experiment_file.hpp"
 #include "cli/quiet.hpp"
 #include "cli/targets.hpp"
@@ -65,6 +67,14 @@ bool stage_missing(sys::Host& host, const core::Experiment& e, const nlohmann::j
     return false;
 }
 
+// Before anything else: libostree's own words for this are "opendir(ostree/repo)".
+void require_ostree_sysroot(const std::string& sysroot) {
+    if (!std::filesystem::exists(std::filesystem::path(sysroot) / "ostree/repo"))
+        throw input_error(sysroot + " is not an ostree sysroot (no ostree/repo): start runs on the Fedora "
+                          "Atomic, Universal Blue or bootc machine it measures; 'bootbench simulate FILE' "
+                          "rehearses the experiment on a sandbox here");
+}
+
 } // namespace
 
 int cmd_start(const Args& args) {
@@ -73,6 +83,8 @@ int cmd_start(const Args& args) {
     ExperimentFile f = read_experiment_file(file);
     const core::Experiment& e = f.experiment;
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
+    if (!host->emulated())
+        require_ostree_sysroot(args.value("sysroot").value_or("/"));
     prepare_tools_image(e, !args.flag("dry-run"), std::cout);
     std::cout << "image digests:\n";
     nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);

@@ -5,10 +5,12 @@ unknown commands exit 2 with the message.
 
     help_test.py BOOTBENCH
 """
+import os
 import subprocess
 import sys
+import tempfile
 
-BOOTBENCH = sys.argv[1]
+BOOTBENCH = os.path.abspath(sys.argv[1])
 COMMANDS = ["plan", "simulate", "start", "resume", "status", "abort", "run-suite", "report", "reproduce"]
 failures = []
 
@@ -46,6 +48,20 @@ def main():
     check("--version is listed", rc == 0 and "--version" in out, out)
     rc, out, _ = run("--version")
     check("--version prints it", rc == 0 and out.startswith("bootbench "), out)
+    with tempfile.TemporaryDirectory() as empty:
+        p = subprocess.run([BOOTBENCH, "report"], capture_output=True, text=True, timeout=60, cwd=empty)
+        check("report with nothing to read says what it needs", p.returncode == 2 and p.stderr ==
+              "bootbench: error: report needs results: 'bootbench report results/NAME' (a results folder), "
+              "result files, or a published folder; the current folder has none\n", f"{p.returncode} {p.stderr}")
+        exp = f"{empty}/e.toml"
+        with open(exp, "w") as f:
+            f.write('[experiment]\nname = "x"\nruns = 1\nbaseline = "a"\n[[target]]\nname = "a"\ndeployment = 0\n'
+                    '[[target]]\nname = "b"\ndeployment = 1\n[[bench]]\nkind = "perf-sched-pipe"\n')
+        rc, out, err = run("start", "--dry-run", "--sysroot", empty, exp)
+        check("start on a machine that is not ostree says so, as plan does", rc == 2 and out == "" and err ==
+              f"bootbench: error: {empty} is not an ostree sysroot (no ostree/repo): start runs on the Fedora "
+              "Atomic, Universal Blue or bootc machine it measures; 'bootbench simulate FILE' rehearses the "
+              "experiment on a sandbox here\n", f"exit {rc}\n{out}\n{err}")
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 
