@@ -1,4 +1,5 @@
 #include "sys/result_reader.hpp"
+#include "sys/results_folder.hpp"
 
 #include "core/parallel.hpp"
 
@@ -174,9 +175,9 @@ core::Report load_report(const ReportRequest& request) {
 
 fs::path default_out_prefix(const std::vector<fs::path>& inputs) {
     std::error_code ec;
-    if (inputs.size() == 1 && fs::is_directory(inputs[0], ec))
-        return inputs[0] / "report";
-    return "report";
+    bool own_folder = inputs.size() == 1 && (fs::exists(inputs[0] / kResultsMarker, ec) ||
+                                             fs::is_directory(inputs[0] / "runs", ec));
+    return own_folder ? inputs[0] / "report" : fs::path("report");
 }
 
 } // namespace bootbench::sys

@@ -30,7 +30,8 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
 // read_results + core::build_report.
 core::Report load_report(const ReportRequest& request);
 
-// <folder>/report for a single folder input, else ./report.
+// <folder>/report for a single results folder of bootbench's (runs/ or its
+// marker), else ./report: never into a published folder or one of files.
 std::filesystem::path default_out_prefix(const std::vector<std::filesystem::path>& inputs);
 
 // Renders and writes report.{md,json,svg,html} (implemented in report_files.cpp).

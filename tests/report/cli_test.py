@@ -13,7 +13,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-BOOTBENCH, DATA, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
+BOOTBENCH, DATA, CONFIGS = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 PUBLISHED = os.path.join(DATA, "published", "margine-2026-06-16")
 failures = []
 
@@ -113,16 +113,29 @@ def published_tests(tmp):
     flat = os.path.join(tmp, "flat")
     shutil.copytree(PUBLISHED, flat)
     os.chmod(flat, 0o755)  # the copy keeps the source folder's mode, which may be read-only
-    rc1, _, err1 = run("report", flat, "--baseline", "bluefin-dx")
-    rc2, _, err2 = run("report", flat, "--baseline", "bluefin-dx")
+    rc1, _, err1 = run("report", flat, "--baseline", "bluefin-dx", "--out-prefix", f"{flat}/report")
+    rc2, _, err2 = run("report", flat, "--baseline", "bluefin-dx", "--out-prefix", f"{flat}/report")
     check("a report written into a flat folder is skipped when reading it again",
           rc1 == 0 and rc2 == 0 and os.path.exists(f"{flat}/report.json"), err1 + err2)
     expect_error("a report named as a result", ["report", f"{flat}/report.json"], 2,
                  f"{flat}/report.json: this is a bootbench report, not a result; pass the results "
                  "folder or its run files")
+    published_report_lands_here(tmp)
     rc, out, err = run("report", PUBLISHED, "--baseline", "bluefin-dx", "--out-prefix", prefix)
     check("margine-cachyos-1 is flagged when included",
           rc == 0 and "flagged margine-cachyos-1 on sched_pipe_usecs_op (robust z = 25.5)" in out, out + err)
+
+
+def published_report_lands_here(tmp):
+    """A published folder is someone else's: its report goes to the current folder."""
+    theirs, here = os.path.join(tmp, "theirs"), os.path.join(tmp, "here")
+    shutil.copytree(PUBLISHED, theirs)
+    os.mkdir(here)
+    p = subprocess.run([BOOTBENCH, "report", theirs, "--baseline", "bluefin-dx"], capture_output=True,
+                       text=True, timeout=120, cwd=here)
+    check("report on a published folder writes into the current folder, not the input",
+          p.returncode == 0 and os.path.exists(f"{here}/report.md") and not os.path.exists(f"{theirs}/report.md")
+          and p.stdout.endswith("wrote report.md, report.json, report.svg, report.html\n"), p.stdout + p.stderr)
 
 
 def results_folder_tests(tmp):
