@@ -47,9 +47,12 @@ enum class Verdict { better, worse, same };
 
 struct Comparison {
     double ratio = 1; // > 1: the subject is better
-    Interval ci;
+    Interval ci;      // NaN when there is none: see no_interval
     RankTest test;
     Verdict verdict = Verdict::same;
+    // Why there is no interval ("a value of b is 0"): a resampled median of
+    // 0 or below makes the ratio meaningless. "" when ci is there.
+    std::string no_interval;
 };
 
 struct MetricReport {

@@ -1,0 +1,69 @@
+// Report defects an audit found (issue 16): what a reader sees when a sample
+// has a zero.
+#include "catch.hpp"
+#include "core/render_json.hpp"
+#include "core/render_markdown.hpp"
+#include "core/report.hpp"
+#include "core/report_reproduce.hpp"
+
+using namespace bootbench::core;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
+
+namespace {
+
+RunResult run(const std::string& id, const std::string& target, const std::string& key,
+              double value, Better better = Better::lower) {
+    RunResult r;
+    r.run_id = id;
+    r.target = target;
+    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    r.metrics.push_back({key, value, "ms", better, "b"});
+    return r;
+}
+
+// a around 10 ms, b around 5 ms with `b_first` as b-1's value, 4 runs each.
+ReportInput lat_runs(double b_first) {
+    ReportInput in;
+    in.baseline = "a";
+    for (int i = 1; i <= 4; ++i) {
+        std::string n = std::to_string(i);
+        in.runs.push_back(run("a-" + n, "a", "lat", 10 + 0.1 * i));
+        in.runs.push_back(run("b-" + n, "b", "lat", i == 1 ? b_first : 5 + 0.1 * i));
+    }
+    return in;
+}
+
+} // namespace
+
+TEST_CASE("report: a zero in a sample says why there is no interval", "[report][interval]") {
+    Report r = build_report(lat_runs(0)); // b: 0, 5.2, 5.3, 5.4: a resampled median can be 0
+    const Comparison& c = *r.metrics[0].comparison;
+    CHECK(c.no_interval == "a value of b is 0");
+    CHECK(c.verdict == Verdict::same); // no interval, so nothing it excludes
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find("| no interval: a value of b is 0 |") != std::string::npos);
+    CHECK(md.find("n/a") == std::string::npos);
+    nlohmann::json m = nlohmann::json::parse(render_json(r))["metrics"][0];
+    CHECK(m["ci"].is_null());
+    CHECK(m["no_ci"] == "a value of b is 0");
+}
+
+TEST_CASE("reproduce: fresh results without an interval say why", "[report][interval]") {
+    std::vector<ReproduceRow> rows =
+        compare_reproduction(build_report(lat_runs(5.1)), build_report(lat_runs(0)));
+    CHECK(rows[0].verdict == Reproduction::inconclusive);
+    CHECK(rows[0].why == "the fresh results have no interval: a value of b is 0");
+}
+
+TEST_CASE("report: an interval from positive values has no reason beside it",
+          "[report][interval]") {
+    Report r = build_report(lat_runs(5.1));
+    const Comparison& c = *r.metrics[0].comparison;
+    CHECK(c.no_interval.empty());
+    CHECK(c.ci.lo > 1);
+    nlohmann::json m = nlohmann::json::parse(render_json(r))["metrics"][0];
+    CHECK(m["ci"].size() == 2);
+    CHECK_FALSE(m.contains("no_ci"));
+}
