@@ -1,5 +1,5 @@
 // Report defects an audit found (issue 16): what a reader sees when a sample
-// has a zero.
+// has a zero, or a metric has fewer values than runs.
 #include "catch.hpp"
 #include "core/render_json.hpp"
 #include "core/render_markdown.hpp"
@@ -66,4 +66,41 @@ TEST_CASE("report: an interval from positive values has no reason beside it",
     nlohmann::json m = nlohmann::json::parse(render_json(r))["metrics"][0];
     CHECK(m["ci"].size() == 2);
     CHECK_FALSE(m.contains("no_ci"));
+}
+
+namespace {
+
+bool has_warning(const Report& r, const std::string& start) {
+    for (const auto& w : r.warnings)
+        if (w.rfind(start, 0) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("report: a metric with too few values for a verdict is a warning whatever the runs",
+          "[report][sample-size]") {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs)
+        if (r.run_id != "b-4")
+            r.metrics.push_back({"ops", 2 * r.metrics[0].value, "ops/s", Better::higher, "b"});
+    Report r = build_report(in); // 4 runs each, but ops has 3 values of b and 4 of a
+    CHECK(r.metrics[1].comparison->verdict == Verdict::same);
+    CHECK(has_warning(r, "ops has 3 values of b and 4 of a: the smallest p-value the exact test "
+                         "can give is 0.057, not below 0.05, so its verdict is ~."));
+    CHECK_FALSE(has_warning(r, "With ")); // the runs themselves are enough
+    CHECK_FALSE(has_warning(r, "lat has"));
+}
+
+TEST_CASE("report: metrics with the same too few values share one warning",
+          "[report][sample-size]") {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs)
+        if (r.run_id != "b-4")
+            for (const char* key : {"x", "y"})
+                r.metrics.push_back({key, r.metrics[0].value, "ms", Better::lower, "b"});
+    Report r = build_report(in);
+    CHECK(has_warning(r, "x, y have 3 values of b and 4 of a: the smallest p-value the exact test "
+                         "can give is 0.057, not below 0.05, so their verdicts are ~."));
 }
