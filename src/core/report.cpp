@@ -203,18 +203,34 @@ KeyIndex index_by_key(const std::vector<const RunResult*>& runs) {
     return index;
 }
 
-MetricReport make_metric(const std::string& key,
-                         const std::vector<std::pair<const RunResult*, const Metric*>>& entries,
-                         const Report& report) {
+using Entries = KeyIndex::mapped_type;
+
+std::string file_of(const RunResult& r) {
+    return r.source.empty() ? "run " + r.run_id : r.source;
+}
+
+// The catalog decides a known metric's direction, whatever the run files
+// say; an unknown one takes the first run's (runs are in start order).
+void set_direction(MetricReport& m, const Entries& entries, const std::optional<MetricInfo>& info) {
+    const auto& [first, x] = entries.front();
+    m.better = info ? info->better : x->better;
+    m.better_from = info ? "the metric catalog" : "the first run (" + file_of(*first) + ")";
+    for (const auto& [r, y] : entries)
+        if (y->better != m.better)
+            m.better_disputed.push_back(file_of(*r));
+}
+
+MetricReport make_metric(const std::string& key, const Entries& entries, const Report& report) {
     MetricReport m;
     m.key = key;
     std::map<std::string, std::vector<Sample>> by_target;
     for (const auto& [r, x] : entries) {
         if (m.unit.empty())
-            m.unit = x->unit, m.better = x->better;
+            m.unit = x->unit;
         by_target[r->target].push_back({r->run_id, x->value});
     }
     auto info = find_metric(key);
+    set_direction(m, entries, info);
     m.label = info ? info->label : key;
     if (m.unit.empty() && info)
         m.unit = info->unit;

@@ -58,6 +58,11 @@ struct Comparison {
 struct MetricReport {
     std::string key, unit, label;
     Better better = Better::lower;
+    // Who decided `better`: "the metric catalog", or "the first run (<file>)"
+    // for a metric the catalog does not know; and the runs' files that say
+    // the other direction, for a warning.
+    std::string better_from;
+    std::vector<std::string> better_disputed;
     std::vector<MetricTarget> targets;    // in the report's target order
     std::optional<Comparison> comparison; // absent when one side has no value
 

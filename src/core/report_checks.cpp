@@ -264,6 +264,20 @@ void missing_warnings(const Report& report, const std::vector<const RunResult*>&
     }
 }
 
+// A run file whose direction for a metric is not the one the report uses.
+void direction_warnings(const Report& report, std::vector<std::string>& out) {
+    for (const auto& m : report.metrics) {
+        if (m.better_disputed.empty())
+            continue;
+        std::string used = to_string(m.better);
+        std::string other = m.better == Better::lower ? "higher" : "lower";
+        out.push_back(m.key + ": " + run_list(m.better_disputed) +
+                      (m.better_disputed.size() == 1 ? " says " : " say ") + other +
+                      " is better; " + m.better_from + " says " + used +
+                      ", and the report uses " + used + ".");
+    }
+}
+
 void run_warnings(const Report& report, std::vector<std::string>& out) {
     size_t failed = 0;
     for (const auto& t : report.targets)
@@ -330,6 +344,7 @@ std::vector<std::string> comparability_warnings(const Report& report,
     order_warning(report, included, out);
     sample_size_warnings(report, out);
     missing_warnings(report, included, out);
+    direction_warnings(report, out);
     run_warnings(report, out);
     return out;
 }

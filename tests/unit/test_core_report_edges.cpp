@@ -1,5 +1,6 @@
 // Report defects an audit found (issue 16): what a reader sees when a sample
-// has a zero, or a metric has fewer values than runs.
+// has a zero, a metric has fewer values than runs, or run files disagree on
+// a metric's direction.
 #include "catch.hpp"
 #include "core/render_json.hpp"
 #include "core/render_markdown.hpp"
@@ -103,4 +104,41 @@ TEST_CASE("report: metrics with the same too few values share one warning",
     Report r = build_report(in);
     CHECK(has_warning(r, "x, y have 3 values of b and 4 of a: the smallest p-value the exact test "
                          "can give is 0.057, not below 0.05, so their verdicts are ~."));
+}
+
+namespace {
+
+// a-1, the first run read, says the catalog's lower-is-better key is higher-is-better.
+ReportInput disagreeing_runs(const std::string& key) {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs) {
+        r.metrics[0].key = key;
+        r.source = "runs/" + r.run_id + ".json";
+    }
+    in.runs[0].metrics[0].better = Better::higher;
+    return in;
+}
+
+} // namespace
+
+TEST_CASE("report: the metric catalog decides a known metric's direction, not the first run file",
+          "[report][direction]") {
+    Report r = build_report(disagreeing_runs("sched_pipe_usecs_op"));
+    const MetricReport& m = r.metrics[0];
+    CHECK(m.better == Better::lower);
+    CHECK(m.comparison->ratio == Approx(10.25 / 5.25)); // b is 2x faster: better
+    CHECK(m.comparison->verdict == Verdict::better);
+    CHECK(has_warning(r, "sched_pipe_usecs_op: runs/a-1.json says higher is better; the metric "
+                         "catalog says lower, and the report uses lower."));
+}
+
+TEST_CASE("report: an unknown metric takes the first run's direction and names those that differ",
+          "[report][direction]") {
+    ReportInput in = disagreeing_runs("lat");
+    in.runs[1].source = ""; // b-1, read from no file, is named by its id
+    Report r = build_report(in);
+    CHECK(r.metrics[0].better == Better::higher);
+    CHECK(has_warning(r, "lat: run b-1, runs/a-2.json, runs/b-2.json, runs/a-3.json and 3 more say lower "
+                         "is better; the first run (runs/a-1.json) says higher, and the report "
+                         "uses higher."));
 }
