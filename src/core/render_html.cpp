@@ -81,9 +81,9 @@ void comparison_table(std::ostringstream& o, const Report& r) {
         const Comparison& c = *m.comparison;
         o << "<td class=\"" << verdict_class(m) << "\">"
           << esc(describe_ratio(m, r.subject, r.baseline)) << "</td><td class=\"num\">"
-          << format_ratio(c.ci.lo) << " - " << format_ratio(c.ci.hi) << "</td><td class=\"num\">"
-          << esc(format_p(c.test.p_value)) << "</td><td class=\"" << verdict_class(m) << "\">"
-          << esc(verdict_mark(m)) << "</td></tr>\n";
+          << esc(interval_text(c)) << "</td><td class=\"num\">" << esc(format_p(c.test.p_value))
+          << "</td><td class=\"" << verdict_class(m) << "\">" << esc(verdict_mark(m))
+          << "</td></tr>\n";
     }
     o << "</table>\n";
 }

@@ -69,6 +69,8 @@ json metric_json(const Report& r, const MetricReport& m) {
     const Comparison& c = *m.comparison;
     j["ratio"] = number(c.ratio);
     j["ci"] = {number(c.ci.lo), number(c.ci.hi)};
+    if (!c.no_interval.empty())
+        j["ci"] = nullptr, j["no_ci"] = c.no_interval; // why, beside the null
     j["p_value"] = number(c.test.p_value);
     j["p_method"] = c.test.method == PValueMethod::exact ? "exact" : "normal";
     j["verdict"] = to_string(c.verdict);

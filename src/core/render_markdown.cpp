@@ -38,9 +38,8 @@ void comparison_table(std::ostringstream& o, const Report& r) {
             continue;
         }
         const Comparison& c = *m.comparison;
-        o << " " << describe_ratio(m, r.subject, r.baseline) << " | " << format_ratio(c.ci.lo)
-          << " - " << format_ratio(c.ci.hi) << " | " << format_p(c.test.p_value) << " | "
-          << verdict_mark(m) << " |\n";
+        o << " " << describe_ratio(m, r.subject, r.baseline) << " | " << md_escape(interval_text(c))
+          << " | " << format_p(c.test.p_value) << " | " << verdict_mark(m) << " |\n";
     }
 }
 

@@ -55,7 +55,7 @@ Scale make_scale(const Report& r) {
             for (const auto& s : t.samples)
                 if (double rel = relative(m, s.value, bm); rel > 0)
                     lo = std::min(lo, rel), hi = std::max(hi, rel);
-        if (m.comparison && std::isfinite(m.comparison->ci.lo) && m.comparison->ci.lo > 0)
+        if (m.comparison && m.comparison->no_interval.empty() && m.comparison->ci.lo > 0)
             lo = std::min(lo, m.comparison->ci.lo), hi = std::max(hi, m.comparison->ci.hi);
     }
     double pad = std::max(0.04, 0.08 * (std::log(hi) - std::log(lo)));
@@ -161,7 +161,7 @@ void strip(std::ostringstream& o, const Report& r, const MetricReport& m, size_t
 }
 
 void interval(std::ostringstream& o, const MetricReport& m, double y, const Scale& sc) {
-    if (!m.comparison || !std::isfinite(m.comparison->ci.lo) || m.comparison->ci.lo <= 0)
+    if (!m.comparison || !m.comparison->no_interval.empty() || m.comparison->ci.lo <= 0)
         return;
     o << "<line x1=\"" << num(sc.x(m.comparison->ci.lo)) << "\" y1=\"" << num(y) << "\" x2=\""
       << num(sc.x(m.comparison->ci.hi)) << "\" y2=\"" << num(y) << "\" stroke=\"" << color_of(1)
@@ -189,7 +189,7 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
       << (c.verdict == Verdict::same ? "~ " : "") << xml_escape(head) << "</text>\n"
       << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y + 12)
       << "\" font-size=\"11\" fill=\"#57606a\">"
-      << xml_escape(detail + ", 95% CI " + format_ratio(c.ci.lo) + " - " + format_ratio(c.ci.hi))
+      << xml_escape(detail + (c.no_interval.empty() ? ", 95% CI " : ", ") + interval_text(c))
       << "</text>\n";
 }
 

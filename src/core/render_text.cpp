@@ -109,6 +109,12 @@ std::string not_compared(const MetricReport& m, const std::string& subject,
     return "not compared: a median is 0 or negative, so no ratio";
 }
 
+std::string interval_text(const Comparison& c) {
+    if (!c.no_interval.empty())
+        return "no interval: " + ascii_safe(c.no_interval);
+    return format_ratio(c.ci.lo) + " - " + format_ratio(c.ci.hi);
+}
+
 std::string verdict_mark(const MetricReport& m) {
     if (!m.comparison)
         return "n/a";

@@ -27,6 +27,8 @@ std::string describe_ratio(const MetricReport& m, const std::string& subject,
 // Why a metric has no comparison: "not compared: b has no value".
 std::string not_compared(const MetricReport& m, const std::string& subject,
                          const std::string& baseline);
+// "1.52x - 2.10x", or "no interval: a value of b is 0" when there is none.
+std::string interval_text(const Comparison& c);
 // "~" when the difference is not significant, else "better" / "worse".
 std::string verdict_mark(const MetricReport& m);
 

@@ -144,13 +144,33 @@ std::vector<double> values_of(const MetricTarget& t) {
 }
 
 Verdict verdict_of(const Comparison& c) {
-    if (c.test.p_value >= kAlpha)
+    if (c.test.p_value >= kAlpha || !c.no_interval.empty())
         return Verdict::same;
     if (c.ratio > 1 && c.ci.lo > 1)
         return Verdict::better;
     if (c.ratio < 1 && c.ci.hi < 1)
         return Verdict::worse;
     return Verdict::same;
+}
+
+// "a value of b is 0" when a sample has a value a median can fall to and
+// divide by; "" when every value is above 0.
+std::string no_interval_reason(const MetricTarget& t) {
+    for (const auto& s : t.samples)
+        if (s.value <= 0)
+            return "a value of " + t.target + (s.value == 0 ? " is 0" : " is negative");
+    return "";
+}
+
+void set_interval(Comparison& c, const MetricReport& m, const MetricTarget& s,
+                  const MetricTarget& b) {
+    c.no_interval = no_interval_reason(s);
+    if (c.no_interval.empty())
+        c.no_interval = no_interval_reason(b);
+    double nan = std::nan("");
+    c.ci = c.no_interval.empty()
+               ? bootstrap_ratio_ci(values_of(s), values_of(b), m.better, seed_from(m.key))
+               : Interval{nan, nan};
 }
 
 std::optional<Comparison> compare(const MetricReport& m, const std::string& subject,
@@ -160,10 +180,9 @@ std::optional<Comparison> compare(const MetricReport& m, const std::string& subj
     if (s->summary.n == 0 || b->summary.n == 0 || s->summary.median <= 0 || b->summary.median <= 0)
         return std::nullopt;
     Comparison c;
-    std::vector<double> sv = values_of(*s), bv = values_of(*b);
     c.ratio = better_ratio(s->summary.median, b->summary.median, m.better);
-    c.ci = bootstrap_ratio_ci(sv, bv, m.better, seed_from(m.key));
-    c.test = mann_whitney(sv, bv);
+    set_interval(c, m, *s, *b);
+    c.test = mann_whitney(values_of(*s), values_of(*b));
     c.verdict = verdict_of(c);
     return c;
 }
@@ -184,18 +203,34 @@ KeyIndex index_by_key(const std::vector<const RunResult*>& runs) {
     return index;
 }
 
-MetricReport make_metric(const std::string& key,
-                         const std::vector<std::pair<const RunResult*, const Metric*>>& entries,
-                         const Report& report) {
+using Entries = KeyIndex::mapped_type;
+
+std::string file_of(const RunResult& r) {
+    return r.source.empty() ? "run " + r.run_id : r.source;
+}
+
+// The catalog decides a known metric's direction, whatever the run files
+// say; an unknown one takes the first run's (runs are in start order).
+void set_direction(MetricReport& m, const Entries& entries, const std::optional<MetricInfo>& info) {
+    const auto& [first, x] = entries.front();
+    m.better = info ? info->better : x->better;
+    m.better_from = info ? "the metric catalog" : "the first run (" + file_of(*first) + ")";
+    for (const auto& [r, y] : entries)
+        if (y->better != m.better)
+            m.better_disputed.push_back(file_of(*r));
+}
+
+MetricReport make_metric(const std::string& key, const Entries& entries, const Report& report) {
     MetricReport m;
     m.key = key;
     std::map<std::string, std::vector<Sample>> by_target;
     for (const auto& [r, x] : entries) {
         if (m.unit.empty())
-            m.unit = x->unit, m.better = x->better;
+            m.unit = x->unit;
         by_target[r->target].push_back({r->run_id, x->value});
     }
     auto info = find_metric(key);
+    set_direction(m, entries, info);
     m.label = info ? info->label : key;
     if (m.unit.empty() && info)
         m.unit = info->unit;

@@ -47,14 +47,22 @@ enum class Verdict { better, worse, same };
 
 struct Comparison {
     double ratio = 1; // > 1: the subject is better
-    Interval ci;
+    Interval ci;      // NaN when there is none: see no_interval
     RankTest test;
     Verdict verdict = Verdict::same;
+    // Why there is no interval ("a value of b is 0"): a resampled median of
+    // 0 or below makes the ratio meaningless. "" when ci is there.
+    std::string no_interval;
 };
 
 struct MetricReport {
     std::string key, unit, label;
     Better better = Better::lower;
+    // Who decided `better`: "the metric catalog", or "the first run (<file>)"
+    // for a metric the catalog does not know; and the runs' files that say
+    // the other direction, for a warning.
+    std::string better_from;
+    std::vector<std::string> better_disputed;
     std::vector<MetricTarget> targets;    // in the report's target order
     std::optional<Comparison> comparison; // absent when one side has no value
 

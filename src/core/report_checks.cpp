@@ -181,26 +181,69 @@ void order_warning(const Report& report, const std::vector<const RunResult*>& ru
                   "Interleave the targets (order = \"interleaved\").");
 }
 
-void sample_size_warning(const Report& report, std::vector<std::string>& out) {
-    const TargetReport* b = report.find_target(report.baseline);
-    const TargetReport* s = report.find_target(report.subject);
-    size_t nb = b->runs.size(), ns = s->runs.size();
-    if (nb == 0 || ns == 0 || nb + ns > kExactTestMaxN)
-        return;
-    std::vector<double> x(ns, 1.0), y(nb, 2.0);
+// The smallest p-value the exact test can give for ns against nb values
+// (fully separated, no ties).
+double min_exact_p(size_t ns, size_t nb) {
+    std::vector<double> x(ns), y(nb);
     for (size_t i = 0; i < ns; ++i)
         x[i] = static_cast<double>(i);
     for (size_t i = 0; i < nb; ++i)
         y[i] = static_cast<double>(ns + i);
-    double min_p = mann_whitney(x, y).min_p_value;
+    return mann_whitney(x, y).min_p_value;
+}
+
+// Whether it warned: then every verdict is ~ whatever each metric has.
+bool run_count_warning(const Report& report, std::vector<std::string>& out) {
+    size_t nb = report.find_target(report.baseline)->runs.size();
+    size_t ns = report.find_target(report.subject)->runs.size();
+    if (nb == 0 || ns == 0 || nb + ns > kExactTestMaxN)
+        return false;
+    double min_p = min_exact_p(ns, nb);
     if (min_p < kAlpha)
-        return;
+        return false;
     out.push_back("With " + std::to_string(ns) + (ns == 1 ? " run of " : " runs of ") +
                   report.subject + " and " + std::to_string(nb) + " of " + report.baseline +
                   ", the smallest p-value the exact test can give is " + format_fixed(min_p, 3) +
                   ", not below " + format_fixed(kAlpha, 2) +
                   ": no difference can be shown to be real, so every verdict is ~. "
                   "Take at least 4 runs of each target.");
+    return true;
+}
+
+// The compared metrics by their (subject, baseline) value counts.
+std::map<std::pair<size_t, size_t>, std::vector<std::string>> by_value_counts(const Report& r) {
+    std::map<std::pair<size_t, size_t>, std::vector<std::string>> groups;
+    for (const auto& m : r.metrics)
+        if (m.comparison)
+            groups[{m.find(r.subject)->summary.n, m.find(r.baseline)->summary.n}].push_back(m.key);
+    return groups;
+}
+
+std::string value_count_text(const Report& r, const std::vector<std::string>& keys, size_t ns,
+                             size_t nb, double min_p) {
+    bool one = keys.size() == 1;
+    return run_list(keys) + (one ? " has " : " have ") + std::to_string(ns) +
+           (ns == 1 ? " value of " : " values of ") + r.subject + " and " + std::to_string(nb) +
+           " of " + r.baseline + ": the smallest p-value the exact test can give is " +
+           format_fixed(min_p, 3) + ", not below " + format_fixed(kAlpha, 2) + ", so " +
+           (one ? "its verdict is ~. Take at least 4 runs of each target that give it."
+                : "their verdicts are ~. Take at least 4 runs of each target that give them.");
+}
+
+// A metric some runs lack can have too few values for a verdict while the
+// runs have enough: one warning per value counts, naming the metrics.
+void value_count_warnings(const Report& report, std::vector<std::string>& out) {
+    for (const auto& [n, keys] : by_value_counts(report)) {
+        auto [ns, nb] = n;
+        double min_p = ns + nb > kExactTestMaxN ? 0 : min_exact_p(ns, nb);
+        if (min_p >= kAlpha)
+            out.push_back(value_count_text(report, keys, ns, nb, min_p));
+    }
+}
+
+void sample_size_warnings(const Report& report, std::vector<std::string>& out) {
+    if (!run_count_warning(report, out))
+        value_count_warnings(report, out);
 }
 
 void missing_warnings(const Report& report, const std::vector<const RunResult*>& runs,
@@ -218,6 +261,20 @@ void missing_warnings(const Report& report, const std::vector<const RunResult*>&
             out.push_back(m.key + " is missing in " + std::to_string(without.size()) + " of " +
                           std::to_string(runs.size()) + " runs (" + run_list(without) +
                           "); its statistics use the runs that have it.");
+    }
+}
+
+// A run file whose direction for a metric is not the one the report uses.
+void direction_warnings(const Report& report, std::vector<std::string>& out) {
+    for (const auto& m : report.metrics) {
+        if (m.better_disputed.empty())
+            continue;
+        std::string used = to_string(m.better);
+        std::string other = m.better == Better::lower ? "higher" : "lower";
+        out.push_back(m.key + ": " + run_list(m.better_disputed) +
+                      (m.better_disputed.size() == 1 ? " says " : " say ") + other +
+                      " is better; " + m.better_from + " says " + used +
+                      ", and the report uses " + used + ".");
     }
 }
 
@@ -285,8 +342,9 @@ std::vector<std::string> comparability_warnings(const Report& report,
     environment_warnings(included, varied_keys, out);
     temperature_warning(report, included, out);
     order_warning(report, included, out);
-    sample_size_warning(report, out);
+    sample_size_warnings(report, out);
     missing_warnings(report, included, out);
+    direction_warnings(report, out);
     run_warnings(report, out);
     return out;
 }

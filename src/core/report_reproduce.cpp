@@ -13,15 +13,21 @@ size_t fresh_n(const MetricReport& m, const std::string& target) {
     return t ? t->summary.n : 0;
 }
 
+// Why the fresh results cannot judge the published ratio; "" when they can.
+std::string cannot_judge(const ReproduceRow& row, const Report& fresh, const MetricReport& m) {
+    if (!row.fresh)
+        return "the fresh results do not compare this metric";
+    if (fresh_n(m, fresh.baseline) < 2 || fresh_n(m, fresh.subject) < 2)
+        return "fewer than 2 fresh runs of a target";
+    if (!row.fresh->no_interval.empty())
+        return "the fresh results have no interval: " + row.fresh->no_interval;
+    return "";
+}
+
 void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m) {
-    if (!row.fresh) {
-        row.why = "the fresh results do not compare this metric";
+    row.why = cannot_judge(row, fresh, m);
+    if (!row.why.empty())
         return;
-    }
-    if (fresh_n(m, fresh.baseline) < 2 || fresh_n(m, fresh.subject) < 2) {
-        row.why = "fewer than 2 fresh runs of a target";
-        return;
-    }
     double p = row.published_ratio, lo = row.fresh->ci.lo, hi = row.fresh->ci.hi;
     std::string ci = format_ratio(lo) + " - " + format_ratio(hi);
     if (p < lo || p > hi) {

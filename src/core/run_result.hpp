@@ -73,6 +73,8 @@ struct RunResult {
     std::vector<MissingMetric> missing;
     // The image target's resolved digests (core::ResolvedImage JSON), or null.
     nlohmann::json image = nullptr;
+    // The file it was read from, for messages that name it; not in the JSON.
+    std::string source;
 
     const Metric* find(const std::string& key) const;
 };

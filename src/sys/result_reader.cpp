@@ -140,6 +140,7 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
                 throw input_error("run '" + r.run_id + "' appears twice: in " +
                                   it->second.string() + " and " + file.string() +
                                   "; pass only one of them");
+            r.source = file.string();
             out.runs.push_back(std::move(r));
         }
     }

@@ -154,6 +154,20 @@ def results_folder_tests(tmp):
           "boot timed out after 600 s" in md, md)
 
 
+def direction_tests(tmp):
+    root = os.path.join(tmp, "direction")
+    results_folder(root)
+    path = f"{root}/runs/bluefin-dx-2.json"
+    doc = json.load(open(path))
+    doc["metrics"]["sched_pipe_usecs_op"]["better"] = "higher"
+    write_json(path, doc)
+    rc, out, err = run("report", root)
+    warnings = json.load(open(f"{root}/report.json"))["warnings"] if rc == 0 else []
+    check("a run file that disagrees with the catalog on direction is named",
+          f"sched_pipe_usecs_op: {path} says higher is better; the metric catalog says lower, "
+          "and the report uses lower." in warnings, out + err + json.dumps(warnings))
+
+
 def reproduce_tests(tmp):
     root = os.path.join(tmp, "repro")
     results_folder(root)
@@ -235,6 +249,7 @@ def main():
     try:
         published_tests(tmp)
         results_folder_tests(tmp)
+        direction_tests(tmp)
         reproduce_tests(tmp)
         bad_input_tests(tmp)
     finally:

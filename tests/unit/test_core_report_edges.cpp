@@ -1,0 +1,144 @@
+// Report defects an audit found (issue 16): what a reader sees when a sample
+// has a zero, a metric has fewer values than runs, or run files disagree on
+// a metric's direction.
+#include "catch.hpp"
+#include "core/render_json.hpp"
+#include "core/render_markdown.hpp"
+#include "core/report.hpp"
+#include "core/report_reproduce.hpp"
+
+using namespace bootbench::core;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
+
+namespace {
+
+RunResult run(const std::string& id, const std::string& target, const std::string& key,
+              double value, Better better = Better::lower) {
+    RunResult r;
+    r.run_id = id;
+    r.target = target;
+    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    r.metrics.push_back({key, value, "ms", better, "b"});
+    return r;
+}
+
+// a around 10 ms, b around 5 ms with `b_first` as b-1's value, 4 runs each.
+ReportInput lat_runs(double b_first) {
+    ReportInput in;
+    in.baseline = "a";
+    for (int i = 1; i <= 4; ++i) {
+        std::string n = std::to_string(i);
+        in.runs.push_back(run("a-" + n, "a", "lat", 10 + 0.1 * i));
+        in.runs.push_back(run("b-" + n, "b", "lat", i == 1 ? b_first : 5 + 0.1 * i));
+    }
+    return in;
+}
+
+} // namespace
+
+TEST_CASE("report: a zero in a sample says why there is no interval", "[report][interval]") {
+    Report r = build_report(lat_runs(0)); // b: 0, 5.2, 5.3, 5.4: a resampled median can be 0
+    const Comparison& c = *r.metrics[0].comparison;
+    CHECK(c.no_interval == "a value of b is 0");
+    CHECK(c.verdict == Verdict::same); // no interval, so nothing it excludes
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find("| no interval: a value of b is 0 |") != std::string::npos);
+    CHECK(md.find("n/a") == std::string::npos);
+    nlohmann::json m = nlohmann::json::parse(render_json(r))["metrics"][0];
+    CHECK(m["ci"].is_null());
+    CHECK(m["no_ci"] == "a value of b is 0");
+}
+
+TEST_CASE("reproduce: fresh results without an interval say why", "[report][interval]") {
+    std::vector<ReproduceRow> rows =
+        compare_reproduction(build_report(lat_runs(5.1)), build_report(lat_runs(0)));
+    CHECK(rows[0].verdict == Reproduction::inconclusive);
+    CHECK(rows[0].why == "the fresh results have no interval: a value of b is 0");
+}
+
+TEST_CASE("report: an interval from positive values has no reason beside it",
+          "[report][interval]") {
+    Report r = build_report(lat_runs(5.1));
+    const Comparison& c = *r.metrics[0].comparison;
+    CHECK(c.no_interval.empty());
+    CHECK(c.ci.lo > 1);
+    nlohmann::json m = nlohmann::json::parse(render_json(r))["metrics"][0];
+    CHECK(m["ci"].size() == 2);
+    CHECK_FALSE(m.contains("no_ci"));
+}
+
+namespace {
+
+bool has_warning(const Report& r, const std::string& start) {
+    for (const auto& w : r.warnings)
+        if (w.rfind(start, 0) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("report: a metric with too few values for a verdict is a warning whatever the runs",
+          "[report][sample-size]") {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs)
+        if (r.run_id != "b-4")
+            r.metrics.push_back({"ops", 2 * r.metrics[0].value, "ops/s", Better::higher, "b"});
+    Report r = build_report(in); // 4 runs each, but ops has 3 values of b and 4 of a
+    CHECK(r.metrics[1].comparison->verdict == Verdict::same);
+    CHECK(has_warning(r, "ops has 3 values of b and 4 of a: the smallest p-value the exact test "
+                         "can give is 0.057, not below 0.05, so its verdict is ~."));
+    CHECK_FALSE(has_warning(r, "With ")); // the runs themselves are enough
+    CHECK_FALSE(has_warning(r, "lat has"));
+}
+
+TEST_CASE("report: metrics with the same too few values share one warning",
+          "[report][sample-size]") {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs)
+        if (r.run_id != "b-4")
+            for (const char* key : {"x", "y"})
+                r.metrics.push_back({key, r.metrics[0].value, "ms", Better::lower, "b"});
+    Report r = build_report(in);
+    CHECK(has_warning(r, "x, y have 3 values of b and 4 of a: the smallest p-value the exact test "
+                         "can give is 0.057, not below 0.05, so their verdicts are ~."));
+}
+
+namespace {
+
+// a-1, the first run read, says the catalog's lower-is-better key is higher-is-better.
+ReportInput disagreeing_runs(const std::string& key) {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs) {
+        r.metrics[0].key = key;
+        r.source = "runs/" + r.run_id + ".json";
+    }
+    in.runs[0].metrics[0].better = Better::higher;
+    return in;
+}
+
+} // namespace
+
+TEST_CASE("report: the metric catalog decides a known metric's direction, not the first run file",
+          "[report][direction]") {
+    Report r = build_report(disagreeing_runs("sched_pipe_usecs_op"));
+    const MetricReport& m = r.metrics[0];
+    CHECK(m.better == Better::lower);
+    CHECK(m.comparison->ratio == Approx(10.25 / 5.25)); // b is 2x faster: better
+    CHECK(m.comparison->verdict == Verdict::better);
+    CHECK(has_warning(r, "sched_pipe_usecs_op: runs/a-1.json says higher is better; the metric "
+                         "catalog says lower, and the report uses lower."));
+}
+
+TEST_CASE("report: an unknown metric takes the first run's direction and names those that differ",
+          "[report][direction]") {
+    ReportInput in = disagreeing_runs("lat");
+    in.runs[1].source = ""; // b-1, read from no file, is named by its id
+    Report r = build_report(in);
+    CHECK(r.metrics[0].better == Better::higher);
+    CHECK(has_warning(r, "lat: run b-1, runs/a-2.json, runs/b-2.json, runs/a-3.json and 3 more say lower "
+                         "is better; the first run (runs/a-1.json) says higher, and the report "
+                         "uses higher."));
+}
