@@ -8,10 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <unistd.h>
 
 namespace bootbench::sys {
 
 namespace {
+
+constexpr int kRemoveTries = 5;
 
 struct Captured {
     int status = -1; // exit status, -1 when it did not exit by itself in time
@@ -77,9 +80,19 @@ core::ToolsImage pull_tools_image(const std::string& image) {
     return resolve_tools_image(image);
 }
 
+// On a loaded machine podman may give up waiting for conmon's exit file
+// ("could not be stopped: timed out waiting for file /run/libpod/exits/..."):
+// the container is dead by then or soon, and the next try removes it.
 std::string remove_container(const std::string& name) {
-    Captured c = podman({"rm", "--force", "--ignore", "--time", "2", name}, 60);
-    return c.status == 0 ? "" : "podman rm --force " + name + " failed: " + core::printable(c.err);
+    std::string err;
+    for (int attempt = 1; attempt <= kRemoveTries; ++attempt) {
+        Captured c = podman({"rm", "--force", "--ignore", "--time", "2", name}, 60);
+        if (c.status == 0)
+            return "";
+        err = core::printable(c.err);
+        ::sleep(1);
+    }
+    return "podman rm --force " + name + " failed " + std::to_string(kRemoveTries) + " times: " + err;
 }
 
 } // namespace bootbench::sys

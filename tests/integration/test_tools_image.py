@@ -165,11 +165,32 @@ class ToolsImage(unittest.TestCase):
     def test_a_bench_that_outlives_its_timeout_leaves_no_container(self):
         hang = ('\n[[bench]]\nkind = "command"\nname = "hang"\nargv = ["sleep", "60"]\ntimeout_s = 2\n'
                 '[[bench.metric]]\nkey = "x"\nregex = "x ([0-9]+)"\nunit = "s"\nbetter = "lower"\n')
+        self.addCleanup(podman, "rm", "--force", "--ignore", "bootbench-a-1-hang", check=False)
         r, _, run = self.run_suite("hang", hang)
         self.assertEqual(run["benches"][1]["status"], "timeout", r.stderr)
         self.assertIn("bootbench: container bootbench-a-1-hang stopped and removed", r.stderr)
         names = podman("ps", "--all", "--format", "{{.Names}}").stdout.split()
         self.assertNotIn("bootbench-a-1-hang", names)
+
+    def test_a_removal_that_podman_gives_up_on_is_tried_again(self):
+        # Seen under load: podman rm gives up waiting for conmon's exit file.
+        wrapper, flag = self.tmp / "flaky-bin", self.tmp / "rm-failed-once"
+        wrapper.mkdir(exist_ok=True)
+        (wrapper / "podman").write_text(
+            f'#!/bin/sh\nif [ "$1" = rm ] && [ ! -e {flag} ]; then touch {flag}; echo "Error: cannot remove '
+            f'container: timed out waiting for file /run/libpod/exits/x: internal libpod error" >&2; exit 125; fi\n'
+            f'exec {shutil.which("podman")} "$@"\n')
+        (wrapper / "podman").chmod(0o755)
+        hang = ('\n[[bench]]\nkind = "command"\nname = "hang"\nargv = ["sleep", "60"]\ntimeout_s = 2\n'
+                '[[bench.metric]]\nkey = "x"\nregex = "x ([0-9]+)"\nunit = "s"\nbetter = "lower"\n')
+        out = self.tmp / "flaky-results"
+        self.addCleanup(podman, "rm", "--force", "--ignore", "bootbench-a-1-hang", check=False)
+        env = dict(os.environ, PATH=f"{wrapper}:{os.environ['PATH']}")
+        r = self.bootbench("run-suite", self.experiment("flaky.toml", extra=hang), "--target", "a", "--out", str(out),
+                           env=env)
+        self.assertTrue(flag.exists(), r.stderr)
+        self.assertIn("bootbench: container bootbench-a-1-hang stopped and removed", r.stderr)
+        self.assertNotIn("bootbench-a-1-hang", podman("ps", "--all", "--format", "{{.Names}}").stdout.split())
 
     def test_plan_refuses_an_image_that_is_not_here(self):
         r = self.bootbench("plan", self.experiment("absent.toml", image="localhost/no-such-tools:1"))
