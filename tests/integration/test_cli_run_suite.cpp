@@ -164,7 +164,9 @@ TEST_CASE("run-suite: SIGINT stops the bench and the load and exits 1 with what 
     for (int i = 0; i < 100 && testing::live_with_cmdline(sleeping) == 0; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     REQUIRE(testing::live_with_cmdline(sleeping) == 1);
-    CHECK(testing::live_with_cmdline(load) == 1);
+    // >= 1: stress-ng's worker carries the parent's command line until it renames
+    // itself (seen once as 2 on a loaded machine); what matters is that the load runs.
+    CHECK(testing::live_with_cmdline(load) >= 1);
     ::kill(group.pgid(), SIGINT); // bootbench alone, as a terminal's Ctrl-C would reach it
     auto o = sys::finish_process(group, spec, nullptr);
     CHECK(o.end == sys::ProcessEnd::exited);
