@@ -23,28 +23,16 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "integration"))
-from test_tools_image import CONF, libraries  # noqa: E402  (one copy of the image recipe's parts)
+from test_tools_image import CONF, import_root  # noqa: E402  (one copy of the image recipe)
 
 LOCAL_IMAGE = "localhost/bootbench-overhead-tools:1"
 
 
 def local_image(tmp):
-    root = tmp / "root"
-    for path in ["/usr/bin/perf", *libraries("/usr/bin/perf")]:
-        real = pathlib.Path(path).resolve()
-        for name in {real, pathlib.Path(path)}:
-            dest = root / name.relative_to("/")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            if not dest.exists():
-                shutil.copy2(real, dest)
-    with tarfile.open(tmp / "root.tar", "w") as tar:
-        tar.add(root, arcname=".")
-    subprocess.run(["podman", "import", "--quiet", "--change", "ENV=PATH=/usr/bin:/bin", str(tmp / "root.tar"),
-                    LOCAL_IMAGE], check=True, capture_output=True)
+    import_root(tmp / "root", tmp, LOCAL_IMAGE, ["/usr/bin/perf"])
     return LOCAL_IMAGE
 
 

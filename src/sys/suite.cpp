@@ -84,19 +84,25 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
     return "";
 }
 
-BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint) {
-    auto tool = tool_for(b.kind);
-    bool optional = tool && tool->optional;
-    std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
-    std::string why = tool ? not_installed_message(*tool)
-                           : "program '" + program + "' not found: check argv in [[bench]] '" +
-                                 b.name + "' and PATH";
+// A bench whose tool is missing, on the host or in the tools image: skipped
+// when the tool is optional (schbench), failed otherwise, with `why`.
+BenchRun tool_missing(const core::Bench& b, BenchRun run, const std::string& why, const std::string& hint) {
+    bool optional = tool_for(b.kind) && tool_for(b.kind)->optional;
     run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
     run.record.reason = optional ? "skipped: " + why : why;
     log_line("bench " + b.name + ": " + run.record.reason);
     run.metrics =
         core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
     return run;
+}
+
+BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint) {
+    auto tool = tool_for(b.kind);
+    std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
+    std::string why = tool ? not_installed_message(*tool)
+                           : "program '" + program + "' not found: check argv in [[bench]] '" +
+                                 b.name + "' and PATH";
+    return tool_missing(b, std::move(run), why, hint);
 }
 
 BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why) {
@@ -125,14 +131,10 @@ bool missing_in_image(const BenchPlace& at, const ProcessOutcome& o, const std::
 
 BenchRun tool_not_in_image(const core::Bench& b, BenchRun run, const BenchPlace& at,
                            const std::vector<std::string>& inner, const std::string& hint) {
-    bool optional = tool_for(b.kind) && tool_for(b.kind)->optional;
-    std::string why = inner[0] + " is not in the tools image " + at.tools->image +
-                      ": add it to the image (containers/bench-tools/Containerfile has every bench's tool)";
-    run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
-    run.record.reason = optional ? "skipped: " + why : why;
-    log_line("bench " + b.name + ": " + run.record.reason);
-    run.metrics = core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
-    return run;
+    return tool_missing(b, std::move(run),
+                        inner[0] + " is not in the tools image " + at.tools->image +
+                            ": add it to the image (containers/bench-tools/Containerfile has every bench's tool)",
+                        hint);
 }
 
 // A container whose podman client was killed (timeout, interruption) may live on.

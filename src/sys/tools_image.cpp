@@ -86,11 +86,12 @@ core::ToolsImage pull_tools_image(const std::string& image) {
 std::string remove_container(const std::string& name) {
     std::string err;
     for (int attempt = 1; attempt <= kRemoveTries; ++attempt) {
+        if (attempt > 1)
+            ::sleep(1);
         Captured c = podman({"rm", "--force", "--ignore", "--time", "2", name}, 60);
         if (c.status == 0)
             return "";
         err = core::printable(c.err);
-        ::sleep(1);
     }
     return "podman rm --force " + name + " failed " + std::to_string(kRemoveTries) + " times: " + err;
 }

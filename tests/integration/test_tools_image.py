@@ -43,26 +43,30 @@ def libraries(program):
     return [w for line in out.splitlines() for w in line.split() if w.startswith("/")]
 
 
+def import_root(root, tmp, image, programs):
+    """Imports `root`, with `programs` and the libraries they link copied in
+    (under both their real and their linked names), as the image `image`."""
+    for program in programs:
+        for path in [program, *libraries(program)]:
+            real = pathlib.Path(path).resolve()
+            for name in {real, pathlib.Path(path)}:
+                dest = root / name.relative_to("/")
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                if not dest.exists():
+                    shutil.copy2(real, dest)
+    with tarfile.open(tmp / "root.tar", "w") as tar:
+        tar.add(root, arcname=".")
+    podman("import", "--quiet", "--change", "ENV=PATH=/usr/bin:/bin", str(tmp / "root.tar"), image)
+
+
 def build_image(tmp):
     root = tmp / "root"
-    for program in ["/bin/sh", "/bin/sleep"]:
-        for path in [program, *libraries(program)]:
-            dest = root / pathlib.Path(path).resolve().relative_to("/")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(pathlib.Path(path).resolve(), dest)
-            if pathlib.Path(path).resolve() != pathlib.Path(path):  # keep the name the loader asks for
-                link = root / pathlib.Path(path).relative_to("/")
-                link.parent.mkdir(parents=True, exist_ok=True)
-                if not link.exists():
-                    link.symlink_to(pathlib.Path(path).resolve())
     perf = root / "usr/bin/perf"
     perf.parent.mkdir(parents=True, exist_ok=True)
     capture = (DATA / "perf_sched_pipe.txt").read_text().replace("'", "'\\''")
     perf.write_text(f"#!/bin/sh\necho '{MARKER}'\nprintf '%s' '{capture}'\n")  # shell builtins only
     perf.chmod(0o755)
-    with tarfile.open(tmp / "root.tar", "w") as tar:
-        tar.add(root, arcname=".")
-    podman("import", "--quiet", "--change", "ENV=PATH=/usr/bin:/bin", str(tmp / "root.tar"), IMAGE)
+    import_root(root, tmp, IMAGE, ["/bin/sh", "/bin/sleep"])
     image_id, digest = podman("image", "inspect", "--format", "{{.Id}} {{.Digest}}", IMAGE).stdout.split()
     return f"{image_id}, {digest}", image_id
 
