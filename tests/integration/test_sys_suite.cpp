@@ -147,6 +147,22 @@ TEST_CASE("run_suite: a command bench that times out is killed, its metric missi
           "longer); its processes were killed");
 }
 
+// Run by tests/integration/without_cgroup.sh, where no cgroup2 is mounted: a
+// bench then gets no cgroup, and what it says must not claim the kill.
+TEST_CASE("run_suite without cgroups: the reason says what may survive", "[.no-cgroup]") {
+    REQUIRE(std::string(testing::read("/proc/self/mountinfo")).find(" - cgroup2 ") == std::string::npos);
+    TempDir dir;
+    auto e = experiment({command("slow", {"sh", "-c", "setsid sleep 30.75 & sleep 30.75"}, 1)});
+    RunResult r = run(e, dir);
+    REQUIRE(r.benches.size() == 1);
+    CHECK(r.benches[0].status == BenchStatus::timeout);
+    CHECK(r.benches[0].reason ==
+          "timed out after 1 s (raise its timeout_s if it needs longer); its process group was "
+          "killed; processes that left its process group may survive (no cgroup available: no "
+          "cgroup2 file system is mounted)");
+    std::system("pkill -KILL -f '^sleep 30.75$'"); // the survivor the reason warns of
+}
+
 TEST_CASE("run_suite: command metrics by regex; a failing bench makes the run partial") {
     TempDir dir;
     auto e = experiment({command("good", {"sh", "-c", "echo value=12.5"}, 10),
