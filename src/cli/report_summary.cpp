@@ -24,7 +24,7 @@ void print_report_summary(const core::Report& r) {
     for (size_t i = 0; i < r.outliers.size() && i < core::kMaxOutliersListed; ++i) {
         const core::Outlier& o = r.outliers[i];
         std::cout << "flagged " << o.run << " on " << o.metric
-                  << " (robust z = " << core::format_fixed(o.z, 1)
+                  << " (" << core::format_value(o.value) << ", " << core::outlier_distance(o)
                   << "): kept; leave it out with --exclude " << o.run << "\n";
     }
     if (r.outliers.size() > core::kMaxOutliersListed)

@@ -115,12 +115,11 @@ void spread_table(std::ostringstream& o, const Report& r) {
 
 void lists(std::ostringstream& o, const Report& r) {
     if (!r.outliers.empty()) {
-        o << "<h2>Outliers</h2>\n<p class=\"method\">Robust z-score above 3.5 and more than 10% "
-             "from the target's median. Flagged runs are kept unless excluded.</p>\n<ul>\n";
+        o << "<h2>Outliers</h2>\n<p class=\"method\">" << esc(kOutlierRule) << "</p>\n<ul>\n";
         for (size_t i = 0; i < r.outliers.size() && i < kMaxOutliersListed; ++i) {
             const Outlier& x = r.outliers[i];
             o << "<li><span class=\"flag\">" << esc(x.run) << "</span> on <code>" << esc(x.metric)
-              << "</code>: " << esc(format_value(x.value)) << ", z = " << format_fixed(x.z, 1)
+              << "</code>: " << esc(format_value(x.value)) << ", " << esc(outlier_distance(x))
               << "</li>\n";
         }
         if (r.outliers.size() > kMaxOutliersListed)

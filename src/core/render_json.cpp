@@ -88,7 +88,7 @@ nlohmann::json report_to_json(const Report& report) {
                             {"target", o.target},
                             {"metric", o.metric},
                             {"value", number(o.value)},
-                            {"z", number(o.z)}});
+                            {"rest_median", number(o.rest_median)}});
     const Caption& c = report.caption;
     return {{"schema", kReportSchema},
             {"title", report.title},

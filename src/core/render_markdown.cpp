@@ -101,13 +101,11 @@ void runs_table(std::ostringstream& o, const Report& r) {
 
 void lists(std::ostringstream& o, const Report& r) {
     if (!r.outliers.empty()) {
-        o << "\n## Outliers\n\nA run is flagged on a metric when its robust z-score (from the "
-             "median absolute deviation of its target) is above 3.5 and it lies more than 10% "
-             "from its target's median. Flagged runs are kept unless excluded.\n\n";
+        o << "\n## Outliers\n\n" << kOutlierRule << "\n\n";
         for (size_t i = 0; i < r.outliers.size() && i < kMaxOutliersListed; ++i) {
             const Outlier& x = r.outliers[i];
             o << "- " << md_escape(x.run) << " on `" << ascii_safe(x.metric)
-              << "`: " << format_value(x.value) << ", z = " << format_fixed(x.z, 1) << "\n";
+              << "`: " << format_value(x.value) << ", " << outlier_distance(x) << "\n";
         }
         if (r.outliers.size() > kMaxOutliersListed)
             o << "- and " << r.outliers.size() - kMaxOutliersListed

@@ -177,3 +177,19 @@ std::string md_escape(const std::string& s) {
 }
 
 } // namespace bootbench::core
+
+namespace bootbench::core {
+
+const char* const kOutlierRule =
+    "A run is flagged on a metric by the generalized ESD test on the logarithms of its "
+    "target's values (1-1.6% of sets of runs without an outlier get a flag), when it also lies more than "
+    "10% from the median of the other runs. Flagged runs are kept unless excluded.";
+
+std::string outlier_distance(const Outlier& o) {
+    std::string rest = format_value(o.rest_median);
+    if (o.rest_median == 0 || !std::isfinite(o.value / o.rest_median))
+        return "the other runs' median is " + rest;
+    return format_ratio(o.value / o.rest_median) + " the median of the other runs, " + rest;
+}
+
+} // namespace bootbench::core

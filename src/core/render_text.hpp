@@ -32,6 +32,11 @@ std::string interval_text(const Comparison& c);
 // "~" when the difference is not significant, else "better" / "worse".
 std::string verdict_mark(const MetricReport& m);
 
+// How far an outlier lies: "2.01x the median of the other runs, 10.0".
+std::string outlier_distance(const Outlier& o);
+// How runs are flagged, one sentence for every renderer.
+extern const char* const kOutlierRule;
+
 // Printable ASCII only: anything else (UTF-8 included) becomes '?'.
 std::string ascii_safe(const std::string& s);
 // ascii_safe, then &, <, >, " and ' as XML entities.

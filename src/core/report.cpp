@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/metric_catalog.hpp"
+#include "core/outliers.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -258,14 +259,14 @@ std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
     return out;
 }
 
-void find_outliers(Report& report) {
+void flag_outliers(Report& report) {
     for (const auto& m : report.metrics)
         for (const auto& t : m.targets) {
             std::vector<double> v = values_of(t);
-            std::vector<double> z = robust_z(v);
-            for (size_t i = 0; i < v.size(); ++i)
-                if (is_outlier(v, z, i))
-                    report.outliers.push_back({t.samples[i].run, t.target, m.key, v[i], z[i]});
+            Outliers found = core::find_outliers(v);
+            for (size_t i : found.indices)
+                report.outliers.push_back(
+                    {t.samples[i].run, t.target, m.key, v[i], found.rest_median});
         }
 }
 
@@ -343,7 +344,7 @@ Report build_report(const ReportInput& in) {
     std::vector<const RunResult*> included = sort_runs(in, report);
     report.metrics = make_metrics(metric_keys(included), included, report);
     check_common_metric(report);
-    find_outliers(report);
+    flag_outliers(report);
     report.caption = make_caption(included);
     report.warnings = comparability_warnings(report, included, in.varied_keys);
     for (const auto& t : report.targets)

@@ -86,7 +86,8 @@ struct TargetReport {
 
 struct Outlier {
     std::string run, target, metric;
-    double value = 0, z = 0;
+    double value = 0;
+    double rest_median = 0; // the median of the target's values not flagged
 };
 
 // What the caption says about where and when the runs were taken.

@@ -168,32 +168,6 @@ Summary summarize(const std::vector<double>& values) {
     return s;
 }
 
-std::vector<double> robust_z(const std::vector<double>& values) {
-    std::vector<double> z(values.size(), 0.0);
-    if (values.empty())
-        return z;
-    double m = median(values), scale = mad(values) / 0.6745;
-    if (scale == 0) {
-        double sum = 0;
-        for (double v : values)
-            sum += std::fabs(v - m);
-        scale = 1.2533 * sum / static_cast<double>(values.size());
-    }
-    if (scale == 0)
-        return z;
-    for (size_t i = 0; i < values.size(); ++i)
-        z[i] = (values[i] - m) / scale;
-    return z;
-}
-
-bool is_outlier(const std::vector<double>& values, const std::vector<double>& z, size_t index) {
-    if (values.size() < 3 || std::fabs(z[index]) <= kOutlierZ)
-        return false;
-    double m = median(values);
-    double deviation = std::fabs(values[index] - m);
-    return m == 0 ? deviation > 0 : deviation / std::fabs(m) > kOutlierMinDeviation;
-}
-
 RankTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
     if (a.empty() || b.empty())
         return {};

@@ -1,5 +1,5 @@
 #pragma once
-// The statistics behind the report: summaries, robust outlier scores, an
+// The statistics behind the report: summaries, an
 // exact rank test and a seeded bootstrap. Pure and deterministic: the same
 // values give the same numbers on every platform.
 #include "core/experiment.hpp"
@@ -14,11 +14,6 @@ namespace bootbench::core {
 
 // The level below which a p-value counts as a real difference.
 inline constexpr double kAlpha = 0.05;
-// Robust z above which a run is flagged (Iglewicz and Hoaglin's 3.5) ...
-inline constexpr double kOutlierZ = 3.5;
-// ... when it also lies this far (relative) from its target's median: with 3
-// or 4 runs the MAD can be tiny and every run would otherwise look extreme.
-inline constexpr double kOutlierMinDeviation = 0.10;
 // Bootstrap resamples: enough for a stable 95% percentile interval, few
 // enough that 5,000 runs per target stay fast.
 inline constexpr int kBootstrapResamples = 2000;
@@ -35,13 +30,6 @@ double median(std::vector<double> values); // requires a non-empty vector
 // Median absolute deviation from the median (unscaled).
 double mad(const std::vector<double>& values);
 Summary summarize(const std::vector<double>& values); // requires a non-empty vector
-
-// Robust z-scores 0.6745 (x - median) / MAD, one per value. When the MAD is
-// 0 it falls back to the mean absolute deviation (scaled by 1/1.2533); when
-// that is 0 too, every score is 0.
-std::vector<double> robust_z(const std::vector<double>& values);
-// Whether the value at `index` is an outlier by both kOutlierZ and kOutlierMinDeviation.
-bool is_outlier(const std::vector<double>& values, const std::vector<double>& z, size_t index);
 
 enum class PValueMethod { exact, normal };
 

@@ -136,6 +136,9 @@ TEST_CASE("report.json follows bootbench-report/1", "[render]") {
     CHECK(m["verdict"] == "same");
     CHECK(j["metrics"][1]["ratio"].get<double>() > 1); // higher is better, subject better: > 1 too
     CHECK(j["outliers"][0]["run"] == "fast-5");
+    CHECK(j["outliers"][0]["value"] == 9.5);
+    CHECK(j["outliers"][0]["rest_median"] == 4.45);
+    CHECK(j["outliers"].size() == 2); // on both metrics, and nobody else
     CHECK(j["warnings"].is_array());
 }
 
@@ -179,6 +182,15 @@ TEST_CASE("report.md: caption, warnings, chart link, table, every run", "[render
     CHECK(md.find("| 1.79x faster (4.45 vs 7.97 us/op, -44%) |") != std::string::npos);
     CHECK(md.find("| fast-5 | 9.5 (!) |") != std::string::npos);
     CHECK(md.find("## Outliers") != std::string::npos);
+    CHECK(md.find("- fast-5 on `sched_pipe_usecs_op`: 9.50, 2.13x the median of the other runs, 4.45\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("an outlier among values whose median is 0 says so", "[render]") {
+    Outlier o{"r-4", "t", "errors", 5, 0};
+    CHECK(outlier_distance(o) == "the other runs' median is 0");
+    o.rest_median = 2;
+    CHECK(outlier_distance(o) == "2.50x the median of the other runs, 2.00");
 }
 
 TEST_CASE("report.html: an option in a warning never breaks across lines", "[render]") {

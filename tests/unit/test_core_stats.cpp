@@ -70,33 +70,6 @@ TEST_CASE("summary: n, median, min, max, spread", "[stats]") {
     CHECK(s.spread_pct == Approx(200.0 / 3)); // (4 - 2) / 3
 }
 
-TEST_CASE("robust z flags a far value and only it", "[stats]") {
-    std::vector<double> v = {10, 10.2, 9.9, 10.1, 20};
-    // median 10.1, deviations 0.1 0.1 0.2 0 9.9 -> MAD 0.1; z = 0.6745 * 9.9 / 0.1
-    std::vector<double> z = robust_z(v);
-    CHECK(z[4] == Approx(0.6745 * 9.9 / 0.1));
-    CHECK(is_outlier(v, z, 4));
-    for (size_t i = 0; i < 4; ++i)
-        CHECK_FALSE(is_outlier(v, z, i));
-}
-
-TEST_CASE("a large z within 10% of the median is not an outlier", "[stats]") {
-    // MAD 0.01 makes 10.5 a z of 0.6745 * 0.5 / 0.01 = 33.7, but it is only 5% away
-    std::vector<double> v = {10, 10.01, 9.99, 10.5};
-    std::vector<double> z = robust_z(v);
-    CHECK(std::fabs(z[3]) > kOutlierZ);
-    CHECK_FALSE(is_outlier(v, z, 3));
-}
-
-TEST_CASE("robust z falls back to the mean absolute deviation when the MAD is 0", "[stats]") {
-    std::vector<double> v = {5, 5, 5, 5, 10};
-    // mean |x - 5| = 1; scale 1.2533; z = 5 / 1.2533
-    std::vector<double> z = robust_z(v);
-    CHECK(z[4] == Approx(5 / 1.2533));
-    CHECK(z[0] == 0);
-    CHECK(robust_z({3, 3, 3}) == std::vector<double>{0, 0, 0});
-}
-
 TEST_CASE("Mann-Whitney exact: 4 vs 4 fully separated is 2/70", "[stats]") {
     RankTest t = mann_whitney({1, 2, 3, 4}, {5, 6, 7, 8});
     CHECK(t.method == PValueMethod::exact);
