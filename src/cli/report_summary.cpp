@@ -39,7 +39,8 @@ void print_report_summary(const core::Report& r) {
     for (const auto& m : r.metrics) {
         std::cout << "  " << pad(m.key, 24) << "  "
                   << (m.comparison ? pad(core::verdict_mark(m), 6) + "  " +
-                                         core::describe_ratio(m, r.subject, r.baseline)
+                                         core::describe_ratio(m, r.subject, r.baseline) + "; " +
+                                         core::interval_text(m)
                                    : core::not_compared(m, r.subject, r.baseline))
                   << "\n";
     }

@@ -63,7 +63,7 @@ void comparison_table(std::ostringstream& o, const Report& r) {
     for (const auto& t : r.targets)
         o << "<th>" << esc(t.name) << (t.name == r.baseline ? " (baseline)" : "") << "</th>";
     o << "<th>" << esc(r.subject) << " vs " << esc(r.baseline)
-      << "</th><th>95% CI</th><th>p</th><th>verdict</th></tr>\n";
+      << "</th><th>interval</th><th>p (Holm)</th><th>verdict</th></tr>\n";
     for (const auto& m : r.metrics) {
         o << "<tr><td>" << esc(m.label) << "<br><code>" << esc(m.key) << "</code>, " << esc(m.unit)
           << ", " << (m.better == Better::lower ? "lower" : "higher") << " is better</td>";
@@ -81,7 +81,7 @@ void comparison_table(std::ostringstream& o, const Report& r) {
         const Comparison& c = *m.comparison;
         o << "<td class=\"" << verdict_class(m) << "\">"
           << esc(describe_ratio(m, r.subject, r.baseline)) << "</td><td class=\"num\">"
-          << esc(interval_text(c)) << "</td><td class=\"num\">" << esc(format_p(c.test.p_value))
+          << esc(interval_text(m)) << "</td><td class=\"num\">" << esc(format_p(c.p_adjusted))
           << "</td><td class=\"" << verdict_class(m) << "\">" << esc(verdict_mark(m))
           << "</td></tr>\n";
     }

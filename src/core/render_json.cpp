@@ -1,6 +1,7 @@
 #include "core/render_json.hpp"
 
 #include "core/render_markdown.hpp"
+#include "core/render_text.hpp"
 #include "core/text.hpp"
 
 #include <cmath>
@@ -71,7 +72,12 @@ json metric_json(const Report& r, const MetricReport& m) {
     j["ci"] = {number(c.ci.lo), number(c.ci.hi)};
     if (!c.no_interval.empty())
         j["ci"] = nullptr, j["no_ci"] = c.no_interval; // why, beside the null
+    j["run_ratio_range"] = {number(c.run_range.lo), number(c.run_range.hi)};
+    if (std::isnan(c.run_range.lo))
+        j["run_ratio_range"] = nullptr;
+    j["interval_text"] = interval_text(m);
     j["p_value"] = number(c.test.p_value);
+    j["p_holm"] = number(c.p_adjusted);
     j["p_method"] = c.test.method == PValueMethod::exact ? "exact" : "normal";
     j["verdict"] = to_string(c.verdict);
     return j;

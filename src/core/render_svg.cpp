@@ -13,7 +13,7 @@ namespace {
 
 constexpr double kWidth = 880, kLabelW = 250, kPlotW = 340, kRightGap = 22;
 constexpr double kPlotX = kLabelW, kTextX = kPlotX + kPlotW + kRightGap;
-constexpr double kHeaderH = 92, kLaneH = 15, kRowPad = 14, kFooterH = 108;
+constexpr double kHeaderH = 92, kLaneH = 15, kRowPad = 14, kFooterH = 124;
 const char* const kFont =
     "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const char* const kColors[] = {"#8a8f98", "#1f6fd1", "#d97706", "#7c3aed", "#059669", "#db2777"};
@@ -183,13 +183,14 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
     std::string head = words.substr(0, words.find(" ("));
     std::string detail =
         std::string(c.verdict == Verdict::same ? "not significant" : to_string(c.verdict)) + ", " +
-        p_clause(c.test.p_value);
+        p_clause(c.p_adjusted) + " (Holm)";
     o << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y - 4)
       << "\" font-size=\"14\" font-weight=\"700\" fill=\"" << color << "\">"
       << (c.verdict == Verdict::same ? "~ " : "") << xml_escape(head) << "</text>\n"
       << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y + 12)
-      << "\" font-size=\"11\" fill=\"#57606a\">"
-      << xml_escape(detail + (c.no_interval.empty() ? ", 95% CI " : ", ") + interval_text(c))
+      << "\" font-size=\"11\" fill=\"#57606a\">" << xml_escape(detail) << "</text>\n"
+      << "<text x=\"" << num(kTextX) << "\" y=\"" << num(y + 26)
+      << "\" font-size=\"11\" fill=\"#57606a\">" << xml_escape(interval_short(m))
       << "</text>\n";
 }
 
@@ -210,6 +211,14 @@ void metric_row(std::ostringstream& o, const Report& r, size_t mi, double top, c
     verdict_text(o, r, m, mid);
 }
 
+std::string few_runs_note(const Report& r) {
+    for (const auto& m : r.metrics)
+        if (m.comparison && m.comparison->no_interval.rfind("fewer than", 0) == 0)
+            return "Below 6 runs per target there is no 95% interval: runs range is the smallest "
+                   "and largest ratio of one run to one run.";
+    return "";
+}
+
 void footer(std::ostringstream& o, const Report& r, double top) {
     std::string caption = caption_line(r);
     std::string note = "Every dot is one run";
@@ -220,7 +229,10 @@ void footer(std::ostringstream& o, const Report& r, double top) {
                        " runs per target: boxes show quartiles, whiskers min and max";
     note += "; a red ring marks an outlier.";
     const std::string lines[] = {
-        note, "~ : no real difference shown (p >= 0.05, or the 95% interval includes 1.00x).",
+        note,
+        "~ : no real difference shown (p >= 0.05 after Holm's adjustment over the metrics, or "
+        "the 95% interval includes 1.00x).",
+        few_runs_note(r),
         caption, "Runs: " + runs_per_target(r) + "."};
     double y = top + 40;
     for (const auto& line : lines) {

@@ -83,6 +83,31 @@ std::pair<const char*, const char*> comparison_words(const std::string& unit) {
     return {"fewer", "more"}; // counts and rates: ops/s, events
 }
 
+// A subject/baseline quotient in words: "1.20x slower", "the same".
+std::string quotient_words(const std::string& unit, double q) {
+    auto [lower_word, higher_word] = comparison_words(unit);
+    double factor = q < 1 ? 1 / q : q;
+    if (format_ratio(factor) == "1.00x")
+        return "the same";
+    return format_ratio(factor) + " " + (q < 1 ? lower_word : higher_word);
+}
+
+// A span of ratios (as Comparison::ratio) in the words of the medians' ratio:
+// "1.20x to 3.70x slower", "1.10x faster to 1.30x slower".
+std::string span_words(const MetricReport& m, const Interval& span) {
+    auto quotient = [&](double ratio) { return m.better == Better::lower ? 1 / ratio : ratio; };
+    double a = quotient(span.lo), b = quotient(span.hi);
+    if (a > b)
+        std::swap(a, b);
+    std::string lo = quotient_words(m.unit, a), hi = quotient_words(m.unit, b);
+    bool same_side = (a < 1) == (b < 1) && lo != "the same" && hi != "the same";
+    if (!same_side)
+        return lo + " to " + hi;
+    if (a < 1) // both below: the larger factor first reads from small to large
+        std::swap(lo, hi);
+    return lo.substr(0, lo.find(' ')) + " to " + hi;
+}
+
 } // namespace
 
 // The factor is always read as >= 1 and worded from the subject's side, from
@@ -91,11 +116,7 @@ std::pair<const char*, const char*> comparison_words(const std::string& unit) {
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline) {
     double s = m.find(subject)->summary.median, b = m.find(baseline)->summary.median;
-    auto [lower_word, higher_word] = comparison_words(m.unit);
-    double factor = s < b ? b / s : s / b;
-    std::string words = format_ratio(factor) == "1.00x"
-                            ? "the same"
-                            : format_ratio(factor) + " " + (s < b ? lower_word : higher_word);
+    std::string words = quotient_words(m.unit, s / b);
     std::string unit = m.unit.empty() ? "" : " " + ascii_safe(m.unit);
     return words + " (" + format_value(s) + " vs " + format_value(b) + unit + ", " +
            percent_change(s, b) + ")";
@@ -109,10 +130,20 @@ std::string not_compared(const MetricReport& m, const std::string& subject,
     return "not compared: a median is 0 or negative, so no ratio";
 }
 
-std::string interval_text(const Comparison& c) {
-    if (!c.no_interval.empty())
-        return "no interval: " + ascii_safe(c.no_interval);
-    return format_ratio(c.ci.lo) + " - " + format_ratio(c.ci.hi);
+std::string interval_text(const MetricReport& m) {
+    const Comparison& c = *m.comparison;
+    if (c.no_interval.empty())
+        return "95% CI " + span_words(m, c.ci);
+    std::string range = std::isnan(c.run_range.lo) ? "" : "; runs range " + span_words(m, c.run_range);
+    return "no interval: " + ascii_safe(c.no_interval) + range;
+}
+
+std::string interval_short(const MetricReport& m) {
+    const Comparison& c = *m.comparison;
+    bool few = c.no_interval.rfind("fewer than", 0) == 0;
+    if (few && !std::isnan(c.run_range.lo))
+        return "runs range " + span_words(m, c.run_range);
+    return interval_text(m);
 }
 
 std::string verdict_mark(const MetricReport& m) {

@@ -27,8 +27,11 @@ std::string describe_ratio(const MetricReport& m, const std::string& subject,
 // Why a metric has no comparison: "not compared: b has no value".
 std::string not_compared(const MetricReport& m, const std::string& subject,
                          const std::string& baseline);
-// "1.52x - 2.10x", or "no interval: a value of b is 0" when there is none.
-std::string interval_text(const Comparison& c);
+// The interval in the words of the ratio: "95% CI 1.20x to 3.70x slower";
+// where there is none, why, and the range of run-to-run ratios: "no interval:
+// fewer than 6 runs (b has 3); runs range 1.70x to 1.90x slower". Needs
+// m.comparison.
+std::string interval_text(const MetricReport& m);
 // "~" when the difference is not significant, else "better" / "worse".
 std::string verdict_mark(const MetricReport& m);
 
@@ -36,6 +39,10 @@ std::string verdict_mark(const MetricReport& m);
 std::string outlier_distance(const Outlier& o);
 // How runs are flagged, one sentence for every renderer.
 extern const char* const kOutlierRule;
+
+// interval_text short enough for the chart: the reason for too few runs is
+// left to the chart's footnote ("runs range 1.03x to 1.86x faster").
+std::string interval_short(const MetricReport& m);
 
 // Printable ASCII only: anything else (UTF-8 included) becomes '?'.
 std::string ascii_safe(const std::string& s);

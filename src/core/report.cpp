@@ -144,14 +144,31 @@ std::vector<double> values_of(const MetricTarget& t) {
     return v;
 }
 
+// p below alpha after Holm's adjustment, and the interval excluding 1.00x
+// where there is one.
 Verdict verdict_of(const Comparison& c) {
-    if (c.test.p_value >= kAlpha || !c.no_interval.empty())
+    bool interval = c.no_interval.empty();
+    if (c.p_adjusted >= kAlpha || c.ratio == 1)
         return Verdict::same;
-    if (c.ratio > 1 && c.ci.lo > 1)
+    if (c.ratio > 1 && (!interval || c.ci.lo > 1))
         return Verdict::better;
-    if (c.ratio < 1 && c.ci.hi < 1)
+    if (c.ratio < 1 && (!interval || c.ci.hi < 1))
         return Verdict::worse;
     return Verdict::same;
+}
+
+void set_verdicts(std::vector<MetricReport>& metrics) {
+    std::vector<double> raw;
+    for (const auto& m : metrics)
+        if (m.comparison)
+            raw.push_back(m.comparison->test.p_value);
+    std::vector<double> adjusted = holm_adjust(raw);
+    size_t i = 0;
+    for (auto& m : metrics)
+        if (m.comparison) {
+            m.comparison->p_adjusted = adjusted[i++];
+            m.comparison->verdict = verdict_of(*m.comparison);
+        }
 }
 
 // "a value of b is 0" when a sample has a value a median can fall to and
@@ -163,11 +180,39 @@ std::string no_interval_reason(const MetricTarget& t) {
     return "";
 }
 
+// "fewer than 6 runs (b has 3)" when a target has too few runs for an interval.
+std::string too_few_for_interval(const MetricTarget& s, const MetricTarget& b) {
+    const MetricTarget& fewer = s.summary.n < b.summary.n ? s : b;
+    if (fewer.summary.n >= kMinRunsForInterval)
+        return "";
+    return "fewer than " + std::to_string(kMinRunsForInterval) + " runs (" + fewer.target +
+           " has " + std::to_string(fewer.summary.n) + ")";
+}
+
+bool by_value(const Sample& x, const Sample& y) {
+    return x.value < y.value;
+}
+
+// Every subject run against every baseline run: the extremes of the ratio.
+Interval run_ratio_range(const MetricTarget& s, const MetricTarget& b, Better better) {
+    Interval r{std::nan(""), std::nan("")};
+    if (!no_interval_reason(s).empty() || !no_interval_reason(b).empty())
+        return r;
+    auto [s_lo, s_hi] = std::minmax_element(s.samples.begin(), s.samples.end(), by_value);
+    auto [b_lo, b_hi] = std::minmax_element(b.samples.begin(), b.samples.end(), by_value);
+    double x = better_ratio(s_lo->value, b_hi->value, better);
+    double y = better_ratio(s_hi->value, b_lo->value, better);
+    return {std::min(x, y), std::max(x, y)};
+}
+
 void set_interval(Comparison& c, const MetricReport& m, const MetricTarget& s,
                   const MetricTarget& b) {
     c.no_interval = no_interval_reason(s);
     if (c.no_interval.empty())
         c.no_interval = no_interval_reason(b);
+    if (c.no_interval.empty())
+        c.no_interval = too_few_for_interval(s, b);
+    c.run_range = run_ratio_range(s, b, m.better);
     double nan = std::nan("");
     c.ci = c.no_interval.empty()
                ? bootstrap_ratio_ci(values_of(s), values_of(b), m.better, seed_from(m.key))
@@ -184,8 +229,7 @@ std::optional<Comparison> compare(const MetricReport& m, const std::string& subj
     c.ratio = better_ratio(s->summary.median, b->summary.median, m.better);
     set_interval(c, m, *s, *b);
     c.test = mann_whitney(values_of(*s), values_of(*b));
-    c.verdict = verdict_of(c);
-    return c;
+    return c; // the verdict waits for every metric's p (Holm)
 }
 
 // Each key's values run by run, from one pass over the runs: a lookup per
@@ -343,6 +387,7 @@ Report build_report(const ReportInput& in) {
         report.targets.push_back({n, {}, {}, {}, {}});
     std::vector<const RunResult*> included = sort_runs(in, report);
     report.metrics = make_metrics(metric_keys(included), included, report);
+    set_verdicts(report.metrics);
     check_common_metric(report);
     flag_outliers(report);
     report.caption = make_caption(included);

@@ -50,9 +50,15 @@ struct Comparison {
     Interval ci;      // NaN when there is none: see no_interval
     RankTest test;
     Verdict verdict = Verdict::same;
-    // Why there is no interval ("a value of b is 0"): a resampled median of
-    // 0 or below makes the ratio meaningless. "" when ci is there.
+    // Why there is no interval ("fewer than 6 runs ...", "a value of b is
+    // 0"). "" when ci is there.
     std::string no_interval;
+    // The smallest and largest ratio of one subject run to one baseline run
+    // (as ratio: > 1 the subject is better); NaN when a value is 0 or below.
+    Interval run_range;
+    // test.p_value adjusted by Holm's method over the report's compared
+    // metrics: what the verdict uses.
+    double p_adjusted = 1;
 };
 
 struct MetricReport {

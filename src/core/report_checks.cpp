@@ -192,6 +192,37 @@ double min_exact_p(size_t ns, size_t nb) {
     return mann_whitney(x, y).min_p_value;
 }
 
+size_t compared_metrics(const Report& r) {
+    size_t n = 0;
+    for (const auto& m : r.metrics)
+        n += m.comparison.has_value();
+    return n;
+}
+
+// The smallest p after Holm's adjustment over `metrics` tests: all of them
+// at the smallest raw p.
+double smallest_adjusted(double min_p, size_t metrics) {
+    return std::min(1.0, min_p * static_cast<double>(std::max<size_t>(metrics, 1)));
+}
+
+// "0.029, and 0.229 after Holm's adjustment over 8 metrics,"
+std::string smallest_p_text(double min_p, size_t metrics) {
+    std::string text = format_fixed(min_p, 3);
+    if (metrics > 1)
+        text += ", and " + format_fixed(smallest_adjusted(min_p, metrics), 3) +
+                " after Holm's adjustment over " + std::to_string(metrics) + " metrics,";
+    return text;
+}
+
+// The fewest runs of each target that can show a difference in one of
+// `metrics` compared metrics.
+size_t runs_needed(size_t metrics) {
+    size_t n = 2;
+    while (n < kExactTestMaxN / 2 && smallest_adjusted(min_exact_p(n, n), metrics) >= kAlpha)
+        ++n;
+    return n;
+}
+
 // Whether it warned: then every verdict is ~ whatever each metric has.
 bool run_count_warning(const Report& report, std::vector<std::string>& out) {
     size_t nb = report.find_target(report.baseline)->runs.size();
@@ -199,14 +230,15 @@ bool run_count_warning(const Report& report, std::vector<std::string>& out) {
     if (nb == 0 || ns == 0 || nb + ns > kExactTestMaxN)
         return false;
     double min_p = min_exact_p(ns, nb);
-    if (min_p < kAlpha)
+    size_t metrics = compared_metrics(report);
+    if (smallest_adjusted(min_p, metrics) < kAlpha)
         return false;
     out.push_back("With " + std::to_string(ns) + (ns == 1 ? " run of " : " runs of ") +
                   report.subject + " and " + std::to_string(nb) + " of " + report.baseline +
-                  ", the smallest p-value the exact test can give is " + format_fixed(min_p, 3) +
-                  ", not below " + format_fixed(kAlpha, 2) +
-                  ": no difference can be shown to be real, so every verdict is ~. "
-                  "Take at least 4 runs of each target.");
+                  ", the smallest p-value the exact test can give is " +
+                  smallest_p_text(min_p, metrics) + " not below " + format_fixed(kAlpha, 2) +
+                  ": no difference can be shown to be real, so every verdict is ~. Take at "
+                  "least " + std::to_string(runs_needed(metrics)) + " runs of each target.");
     return true;
 }
 
@@ -225,9 +257,10 @@ std::string value_count_text(const Report& r, const std::vector<std::string>& ke
     return run_list(keys) + (one ? " has " : " have ") + std::to_string(ns) +
            (ns == 1 ? " value of " : " values of ") + r.subject + " and " + std::to_string(nb) +
            " of " + r.baseline + ": the smallest p-value the exact test can give is " +
-           format_fixed(min_p, 3) + ", not below " + format_fixed(kAlpha, 2) + ", so " +
-           (one ? "its verdict is ~. Take at least 4 runs of each target that give it."
-                : "their verdicts are ~. Take at least 4 runs of each target that give them.");
+           smallest_p_text(min_p, compared_metrics(r)) + " not below " + format_fixed(kAlpha, 2) +
+           ", so " + (one ? "its verdict is ~" : "their verdicts are ~") + ". Take at least " +
+           std::to_string(runs_needed(compared_metrics(r))) + " runs of each target that give " +
+           (one ? "it." : "them.");
 }
 
 // A metric some runs lack can have too few values for a verdict while the
@@ -236,7 +269,7 @@ void value_count_warnings(const Report& report, std::vector<std::string>& out) {
     for (const auto& [n, keys] : by_value_counts(report)) {
         auto [ns, nb] = n;
         double min_p = ns + nb > kExactTestMaxN ? 0 : min_exact_p(ns, nb);
-        if (min_p >= kAlpha)
+        if (smallest_adjusted(min_p, compared_metrics(report)) >= kAlpha)
             out.push_back(value_count_text(report, keys, ns, nb, min_p));
     }
 }

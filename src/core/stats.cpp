@@ -168,6 +168,19 @@ Summary summarize(const std::vector<double>& values) {
     return s;
 }
 
+std::vector<double> holm_adjust(const std::vector<double>& p) {
+    std::vector<size_t> order(p.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return p[x] < p[y]; });
+    std::vector<double> out(p.size());
+    double running = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+        double scaled = std::min(1.0, static_cast<double>(p.size() - k) * p[order[k]]);
+        out[order[k]] = running = std::max(running, scaled);
+    }
+    return out;
+}
+
 RankTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
     if (a.empty() || b.empty())
         return {};

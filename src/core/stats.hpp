@@ -14,6 +14,9 @@ namespace bootbench::core {
 
 // The level below which a p-value counts as a real difference.
 inline constexpr double kAlpha = 0.05;
+// Below this many runs in either target no interval of the ratio is shown:
+// a percentile bootstrap of 3 values is far narrower than 95%.
+inline constexpr size_t kMinRunsForInterval = 6;
 // Bootstrap resamples: enough for a stable 95% percentile interval, few
 // enough that 5,000 runs per target stay fast.
 inline constexpr int kBootstrapResamples = 2000;
@@ -30,6 +33,11 @@ double median(std::vector<double> values); // requires a non-empty vector
 // Median absolute deviation from the median (unscaled).
 double mad(const std::vector<double>& values);
 Summary summarize(const std::vector<double>& values); // requires a non-empty vector
+
+// Holm's step-down adjustment of p-values for testing them all at once, in
+// the order given: the k-th smallest becomes max over j <= k of
+// min(1, (m - j + 1) p_(j)).
+std::vector<double> holm_adjust(const std::vector<double>& p);
 
 enum class PValueMethod { exact, normal };
 

@@ -130,7 +130,14 @@ TEST_CASE("report.json follows bootbench-report/1", "[render]") {
     CHECK(m["targets"]["fast"]["median"] == 4.45);
     CHECK(m["targets"]["fast"]["values"] == nlohmann::json({4.29, 4.45, 4.45, 4.46, 9.5}));
     CHECK(m["ratio"].get<double>() == Approx((7.95 + 7.99) / 2 / 4.45));
-    CHECK(m["ci"].size() == 2);
+    CHECK(m["ci"].is_null()); // 4 and 5 runs: too few for an interval
+    CHECK(m["no_ci"] == "fewer than 6 runs (stock has 4)");
+    // fast 4.29 .. 9.5 against stock 7.94 .. 8.00, as stock / fast
+    CHECK(m["run_ratio_range"][0].get<double>() == Approx(7.94 / 9.5));
+    CHECK(m["run_ratio_range"][1].get<double>() == Approx(8.00 / 4.29));
+    CHECK(m["interval_text"] ==
+          "no interval: fewer than 6 runs (stock has 4); runs range 1.86x faster to 1.20x slower");
+    CHECK(m["p_holm"].get<double>() == Approx(2 * 21.0 / 126).epsilon(1e-9)); // 2 metrics
     // fast-5 is slower than every stock run: the samples overlap, exact p = 21/126 = 0.167, so ~
     CHECK(m["p_value"].get<double>() == Approx(21.0 / 126));
     CHECK(m["verdict"] == "same");
@@ -184,6 +191,29 @@ TEST_CASE("report.md: caption, warnings, chart link, table, every run", "[render
     CHECK(md.find("## Outliers") != std::string::npos);
     CHECK(md.find("- fast-5 on `sched_pipe_usecs_op`: 9.50, 2.13x the median of the other runs, 4.45\n") !=
           std::string::npos);
+}
+
+TEST_CASE("the interval in the words of the ratio, everywhere", "[render]") {
+    ReportInput in;
+    in.baseline = "stock";
+    for (int i = 0; i < 6; ++i) {
+        double stock = 8 + 0.01 * i, fast = 4.4 + 0.01 * i;
+        in.runs.push_back(run("stock-" + std::to_string(i + 1), "stock", stock, 1e6 / stock));
+        in.runs.push_back(run("fast-" + std::to_string(i + 1), "fast", fast, 1e6 / fast));
+    }
+    Report r = build_report(in);
+    const MetricReport& m = r.metrics[0];
+    std::string text = interval_text(m);
+    CHECK(text.rfind("95% CI 1.8", 0) == 0);
+    CHECK(text.substr(text.size() - 8) == "x faster");
+    CHECK(render_markdown(r, "report.svg").find(" | " + text + " | ") != std::string::npos);
+    CHECK(render_html(r).find(">" + text + "<") != std::string::npos);
+    CHECK(render_svg(r).find(text) != std::string::npos);
+    CHECK(nlohmann::json::parse(render_json(r))["metrics"][0]["interval_text"] == text);
+    // ops/s, higher is better: the same interval as "more"
+    std::string ops = interval_text(r.metrics[1]);
+    CHECK(ops.rfind("95% CI 1.8", 0) == 0);
+    CHECK(ops.substr(ops.size() - 6) == "x more");
 }
 
 TEST_CASE("an outlier among values whose median is 0 says so", "[render]") {

@@ -3,6 +3,8 @@
 #include "core/report.hpp"
 #include "core/report_reproduce.hpp"
 
+#include <cmath>
+
 using namespace bootbench::core;
 #if __has_include(<catch2/catch_all.hpp>)
 using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
@@ -24,11 +26,11 @@ RunResult run(const std::string& id, const std::string& target,
     return r;
 }
 
-// a-1..a-4 around 10 ms, b-1..b-4 around 5 ms: b is 2x faster, fully separated.
-ReportInput two_targets() {
+// a-1..a-n around 10 ms, b-1..b-n around 5 ms: b is 2x faster, fully separated.
+ReportInput two_targets(int n = 4) {
     ReportInput in;
     in.baseline = "a";
-    for (int i = 1; i <= 4; ++i) {
+    for (int i = 1; i <= n; ++i) {
         in.runs.push_back(
             run("a-" + std::to_string(i), "a", {{"lat", 10 + 0.1 * i}, {"ops", 100 + i}}));
         in.runs.push_back(
@@ -56,24 +58,49 @@ bool has_warning(const Report& r, const std::string& start) {
 
 } // namespace
 
-TEST_CASE("report: 4 vs 4 fully separated is a real difference", "[report]") {
-    Report r = build_report(two_targets());
+TEST_CASE("report: 6 vs 6 fully separated is a real difference", "[report]") {
+    Report r = build_report(two_targets(6));
     CHECK(r.title == "b vs a");
     REQUIRE(r.metrics.size() == 2);
     const MetricReport& lat = r.metrics[0]; // catalog order, then by key: lat, ops
     CHECK(lat.key == "lat");
-    // a: 10.1 10.2 10.3 10.4 -> 10.25; b: 5.1 .. 5.4 -> 5.25; 10.25 / 5.25
-    CHECK(lat.comparison->ratio == Approx(10.25 / 5.25));
-    CHECK(lat.comparison->test.p_value == Approx(2.0 / 70));
+    // a: 10.1 .. 10.6 -> 10.35; b: 5.1 .. 5.6 -> 5.35
+    CHECK(lat.comparison->ratio == Approx(10.35 / 5.35));
+    CHECK(lat.comparison->test.p_value == Approx(2.0 / 924));
+    CHECK(lat.comparison->p_adjusted == Approx(4.0 / 924)); // Holm over 2 metrics
     CHECK(lat.comparison->verdict == Verdict::better);
     CHECK(lat.comparison->ci.lo > 1);
     const MetricReport& ops = r.metrics[1];
-    CHECK(ops.comparison->ratio == Approx(202.5 / 102.5)); // higher is better: subject / baseline
+    CHECK(ops.comparison->ratio == Approx(203.5 / 103.5)); // higher is better: subject / baseline
     CHECK(ops.comparison->verdict == Verdict::better);
 }
 
-TEST_CASE("report: a worse subject is worse, an equal one is ~", "[report]") {
+TEST_CASE("report: 4 vs 4 on two metrics shows nothing after Holm, and no interval", "[report]") {
+    Report r = build_report(two_targets());
+    const Comparison& lat = *r.metrics[0].comparison;
+    // a: 10.1 10.2 10.3 10.4 -> 10.25; b: 5.1 .. 5.4 -> 5.25
+    CHECK(lat.ratio == Approx(10.25 / 5.25));
+    CHECK(lat.test.p_value == Approx(2.0 / 70));
+    CHECK(lat.p_adjusted == Approx(4.0 / 70)); // 0.057: not below 0.05
+    CHECK(lat.verdict == Verdict::same);
+    CHECK(std::isnan(lat.ci.lo));
+    CHECK(lat.no_interval == "fewer than 6 runs (a has 4)");
+    // every b run against every a run: 10.1 / 5.4 up to 10.4 / 5.1
+    CHECK(lat.run_range.lo == Approx(10.1 / 5.4));
+    CHECK(lat.run_range.hi == Approx(10.4 / 5.1));
+}
+
+TEST_CASE("report: one metric, 4 vs 4 fully separated: p alone decides", "[report]") {
     ReportInput in = two_targets();
+    for (auto& run : in.runs)
+        run.metrics.pop_back(); // lat only
+    const Comparison& lat = *build_report(in).metrics[0].comparison;
+    CHECK(lat.p_adjusted == Approx(2.0 / 70));
+    CHECK(lat.verdict == Verdict::better);
+}
+
+TEST_CASE("report: a worse subject is worse, an equal one is ~", "[report]") {
+    ReportInput in = two_targets(6);
     in.baseline = "b";
     Report r = build_report(in);
     CHECK(r.subject == "a");
@@ -212,7 +239,7 @@ TEST_CASE("report: the caption says machine, dates and conditions", "[report]") 
 
 TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x",
           "[report][reproduce]") {
-    Report fresh = build_report(two_targets()); // lat ratio 1.95, ops 1.98, both clearly better
+    Report fresh = build_report(two_targets(6)); // lat ratio 1.93, ops 1.97, both clearly better
     Report published = fresh;
     published.metrics[0].comparison->ratio = fresh.metrics[0].comparison->ratio; // same as fresh
     published.metrics[1].comparison->ratio = 1.2;                                // far from 1.98
@@ -227,6 +254,8 @@ TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x
     CHECK(compare_reproduction(published, noisy)[0].why ==
           "the fresh interval 0.90x - 2.50x includes 1.00x: more "
           "runs needed");
+    CHECK(compare_reproduction(published, build_report(two_targets(4)))[0].why ==
+          "the fresh results have no interval: fewer than 6 runs (a has 4)");
 }
 
 TEST_CASE("report: one run each is shown, never called a difference", "[report]") {
@@ -236,8 +265,9 @@ TEST_CASE("report: one run each is shown, never called a difference", "[report]"
     Report r = build_report(in);
     const Comparison& c = *r.metrics[0].comparison;
     CHECK(c.ratio == 2);
-    CHECK(c.ci.lo == 2);
-    CHECK(c.ci.hi == 2);
+    CHECK(c.no_interval == "fewer than 6 runs (a has 1)");
+    CHECK(c.run_range.lo == 2);
+    CHECK(c.run_range.hi == 2);
     CHECK(c.test.p_value == 1);
     CHECK(c.verdict == Verdict::same);
     CHECK(has_warning(

@@ -24,11 +24,11 @@ RunResult run(const std::string& id, const std::string& target, const std::strin
     return r;
 }
 
-// a around 10 ms, b around 5 ms with `b_first` as b-1's value, 4 runs each.
-ReportInput lat_runs(double b_first) {
+// a around 10 ms, b around 5 ms with `b_first` as b-1's value, n runs each.
+ReportInput lat_runs(double b_first, int n = 4) {
     ReportInput in;
     in.baseline = "a";
-    for (int i = 1; i <= 4; ++i) {
+    for (int i = 1; i <= n; ++i) {
         std::string n = std::to_string(i);
         in.runs.push_back(run("a-" + n, "a", "lat", 10 + 0.1 * i));
         in.runs.push_back(run("b-" + n, "b", "lat", i == 1 ? b_first : 5 + 0.1 * i));
@@ -42,7 +42,8 @@ TEST_CASE("report: a zero in a sample says why there is no interval", "[report][
     Report r = build_report(lat_runs(0)); // b: 0, 5.2, 5.3, 5.4: a resampled median can be 0
     const Comparison& c = *r.metrics[0].comparison;
     CHECK(c.no_interval == "a value of b is 0");
-    CHECK(c.verdict == Verdict::same); // no interval, so nothing it excludes
+    // no interval, so p alone decides: 2/70, the one metric, below 0.05
+    CHECK(c.verdict == Verdict::better);
     std::string md = render_markdown(r, "report.svg");
     CHECK(md.find("| no interval: a value of b is 0 |") != std::string::npos);
     CHECK(md.find("n/a") == std::string::npos);
@@ -60,7 +61,7 @@ TEST_CASE("reproduce: fresh results without an interval say why", "[report][inte
 
 TEST_CASE("report: an interval from positive values has no reason beside it",
           "[report][interval]") {
-    Report r = build_report(lat_runs(5.1));
+    Report r = build_report(lat_runs(5.1, 6));
     const Comparison& c = *r.metrics[0].comparison;
     CHECK(c.no_interval.empty());
     CHECK(c.ci.lo > 1);
@@ -82,28 +83,44 @@ bool has_warning(const Report& r, const std::string& start) {
 
 TEST_CASE("report: a metric with too few values for a verdict is a warning whatever the runs",
           "[report][sample-size]") {
-    ReportInput in = lat_runs(5.1);
+    ReportInput in = lat_runs(5.1, 6);
     for (auto& r : in.runs)
-        if (r.run_id != "b-4")
+        if (r.run_id.rfind("a-", 0) == 0 || r.run_id == "b-1" || r.run_id == "b-2")
             r.metrics.push_back({"ops", 2 * r.metrics[0].value, "ops/s", Better::higher, "b"});
-    Report r = build_report(in); // 4 runs each, but ops has 3 values of b and 4 of a
+    Report r = build_report(in); // 6 runs each, but ops has 2 values of b and 6 of a
     CHECK(r.metrics[1].comparison->verdict == Verdict::same);
-    CHECK(has_warning(r, "ops has 3 values of b and 4 of a: the smallest p-value the exact test "
-                         "can give is 0.057, not below 0.05, so its verdict is ~."));
+    CHECK(has_warning(r, "ops has 2 values of b and 6 of a: the smallest p-value the exact test "
+                         "can give is 0.071, and 0.143 after Holm's adjustment over 2 metrics, "
+                         "not below 0.05, so its verdict is ~. Take at least 5 runs of each "
+                         "target that give it."));
     CHECK_FALSE(has_warning(r, "With ")); // the runs themselves are enough
     CHECK_FALSE(has_warning(r, "lat has"));
 }
 
 TEST_CASE("report: metrics with the same too few values share one warning",
           "[report][sample-size]") {
-    ReportInput in = lat_runs(5.1);
+    ReportInput in = lat_runs(5.1, 6);
     for (auto& r : in.runs)
-        if (r.run_id != "b-4")
+        if (r.run_id.rfind("a-", 0) == 0 || r.run_id == "b-1" || r.run_id == "b-2")
             for (const char* key : {"x", "y"})
                 r.metrics.push_back({key, r.metrics[0].value, "ms", Better::lower, "b"});
     Report r = build_report(in);
-    CHECK(has_warning(r, "x, y have 3 values of b and 4 of a: the smallest p-value the exact test "
-                         "can give is 0.057, not below 0.05, so their verdicts are ~."));
+    CHECK(has_warning(r, "x, y have 2 values of b and 6 of a: the smallest p-value the exact test "
+                         "can give is 0.071, and 0.214 after Holm's adjustment over 3 metrics, "
+                         "not below 0.05, so their verdicts are ~. Take at least 5 runs of each "
+                         "target that give them."));
+}
+
+TEST_CASE("report: 4 runs each cannot show a difference among 8 metrics", "[report][sample-size]") {
+    ReportInput in = lat_runs(5.1);
+    for (auto& r : in.runs)
+        for (int k = 1; k < 8; ++k)
+            r.metrics.push_back({"m" + std::to_string(k), r.metrics[0].value, "ms", Better::lower, "b"});
+    Report r = build_report(in);
+    CHECK(has_warning(r, "With 4 runs of b and 4 of a, the smallest p-value the exact test can give "
+                         "is 0.029, and 0.229 after Holm's adjustment over 8 metrics, not below "
+                         "0.05: no difference can be shown to be real, so every verdict is ~. "
+                         "Take at least 6 runs of each target."));
 }
 
 namespace {

@@ -170,3 +170,15 @@ TEST_CASE("quantiles interpolate linearly", "[stats]") {
     CHECK(quantile_sorted(v, 0.5) == 3);
     CHECK(quantile_sorted(v, 0.125) == 1.5);
 }
+
+TEST_CASE("Holm's adjustment matches R's p.adjust(method = \"holm\")", "[stats]") {
+    // p.adjust(c(0.03, 0.04, 0.01, 0.005), "holm") = 0.06 0.06 0.03 0.02
+    std::vector<double> adjusted = holm_adjust({0.03, 0.04, 0.01, 0.005});
+    REQUIRE(adjusted.size() == 4);
+    CHECK(adjusted[0] == Approx(0.06));
+    CHECK(adjusted[1] == Approx(0.06)); // 0.04 alone would be 0.04: never below a smaller p's
+    CHECK(adjusted[2] == Approx(0.03));
+    CHECK(adjusted[3] == Approx(0.02));
+    CHECK(holm_adjust({0.5, 0.6}) == std::vector<double>{1, 1}); // capped at 1
+    CHECK(holm_adjust({}).empty());
+}
