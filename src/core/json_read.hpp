@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace bootbench::core {
 
@@ -26,6 +27,15 @@ public:
     bool boolean(const char* key) const { return get(key, &nlohmann::json::is_boolean, "a boolean").get<bool>(); }
     const nlohmann::json& array(const char* key) const { return get(key, &nlohmann::json::is_array, "an array"); }
     const nlohmann::json& object(const char* key) const { return get(key, &nlohmann::json::is_object, "an object"); }
+    std::vector<std::string> strings(const char* key) const {
+        std::vector<std::string> out;
+        for (const auto& v : array(key)) {
+            if (!v.is_string())
+                fail(std::string("field '") + key + "' must be an array of strings");
+            out.push_back(v.get<std::string>());
+        }
+        return out;
+    }
     JsonReader child(const nlohmann::json& j, const std::string& name) const { return {j, where_ + ": " + name}; }
     // A string field that must be one of `names`.
     template <typename E, size_t N>

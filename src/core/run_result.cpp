@@ -27,7 +27,7 @@ BenchRecord bench_from_json(const JsonReader& r) {
     BenchRecord b;
     b.name = r.str("name");
     b.kind = r.choice("kind", kBenchKindNames);
-    b.argv = r.array("argv").get<std::vector<std::string>>();
+    b.argv = r.strings("argv");
     if (r.has("exit_status"))
         b.exit_status = static_cast<int>(r.integer("exit_status"));
     b.wall_s = r.number("wall_s");

@@ -211,6 +211,13 @@ def bad_input_tests(tmp):
     write_json(badrun, {"schema": "bootbench-run/1", "run": "x"})
     expect_error("bootbench-run/1 with a missing field", ["report", badrun], 2,
                  f"{badrun}: missing field 'experiment'")
+    argv = os.path.join(bad, "argv.json")
+    write_json(argv, {**json.load(open(os.path.join(os.path.dirname(DATA), "fuzz", "corpus", "run-json",
+                                                    "bootbench-run.json"))),
+                      "benches": [{"name": "p", "kind": "perf-sched-pipe", "argv": ["perf", {"x": 1}],
+                                   "wall_s": 1, "status": "ok"}]})
+    expect_error("a bench's argv that is not all strings (found by fuzzing)", ["report", argv], 2,
+                 f"{argv}: benches: field 'argv' must be an array of strings")
     expect_error("unknown --baseline", ["report", PUBLISHED, "--baseline", "fedora", "--out-prefix",
                  f"{tmp}/x"], 2, "unknown baseline 'fedora': the results have targets bluefin-dx, "
                  "margine-cachyos (pass --baseline with one of them)")
