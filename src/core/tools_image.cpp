@@ -5,7 +5,8 @@
 namespace bootbench::core {
 
 std::string describe(const ToolsImage& t) {
-    return t.image + " (image " + t.id + (t.digest.empty() ? "" : ", " + t.digest) + ")";
+    return t.image + " (image " + t.id + (t.digest.empty() ? "" : ", " + t.digest) +
+           (t.in_bench_cgroup ? "; in the bench's cgroup" : "") + ")";
 }
 
 std::string container_name(const std::string& run_id, const std::string& bench) {
@@ -18,8 +19,12 @@ std::string container_name(const std::string& run_id, const std::string& bench) 
 
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
                                         const std::vector<std::string>& argv) {
-    std::vector<std::string> out = {"podman", "run", "--rm", "--replace", "--name", name, "--network=none",
-                                    "--pid=host", "--ipc=host", "--privileged", t.id};
+    std::vector<std::string> out = {"podman", "run", "--rm", "--replace", "--name", name, "--network=none"};
+    if (t.in_bench_cgroup)
+        out.insert(out.end(), {"--cgroups=disabled", "--pid=private"});
+    else
+        out.push_back("--pid=host");
+    out.insert(out.end(), {"--ipc=host", "--privileged", t.id});
     out.insert(out.end(), argv.begin(), argv.end());
     return out;
 }

@@ -12,6 +12,11 @@ struct ToolsImage {
     std::string image;  // as the experiment file names it
     std::string id;     // sha256 hex of the image config: what runs
     std::string digest; // the manifest digest, "" for an image never pushed
+    // Whether the container runs in the caller's cgroup (podman
+    // --cgroups=disabled): the bench's own leaf, where a bench with the
+    // host's tools runs, so the scheduler sees the same hierarchy in both.
+    // Needs crun on cgroup v2 (as Fedora ships); runc and cgroup v1 cannot.
+    bool in_bench_cgroup = false;
 };
 
 // What the result's environment records ("tools_image"): the reference and
@@ -23,8 +28,11 @@ std::string describe(const ToolsImage& t);
 std::string container_name(const std::string& run_id, const std::string& bench);
 
 // podman run for `argv` in the image, by ID: no network (a bench needs none),
-// the host's PID and IPC namespaces and privileges (perf and the scheduler
-// benches measure the host kernel, not a sandbox of it), removed on exit.
+// the host's IPC namespace and privileges (perf and the scheduler benches
+// measure the host kernel, not a sandbox of it), removed on exit. In the
+// bench's cgroup where it can (in_bench_cgroup: then in a PID namespace of
+// its own, which podman requires without a cgroup), else in podman's cgroup
+// with the host's PID namespace.
 // --replace: a container of the same name left by a crash or a power cut
 // (podman's records outlive the boot) never stops the run's next attempt.
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,

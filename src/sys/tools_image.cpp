@@ -56,12 +56,24 @@ std::optional<core::ToolsImage> inspect(const std::string& image) {
     return t;
 }
 
+// Whether podman can run a container without a cgroup of its own: crun on
+// cgroup v2 (runc refuses "NoCgroups", and crun refuses cgroup v1).
+bool runs_without_cgroup() {
+    Captured c = podman({"info", "--format", "{{.Host.OCIRuntime.Name}} {{.Host.CgroupsVersion}}"}, 60);
+    std::istringstream words(c.out);
+    std::string runtime, version;
+    words >> runtime >> version;
+    return c.status == 0 && runtime == "crun" && version == "v2";
+}
+
 } // namespace
 
 core::ToolsImage resolve_tools_image(const std::string& image) {
     require_podman(image);
-    if (auto t = inspect(image))
+    if (auto t = inspect(image)) {
+        t->in_bench_cgroup = runs_without_cgroup();
         return *t;
+    }
     throw input_error("the tools image " + image + " is not in podman's local store: 'podman pull " + image +
                       "', or build it ('podman build -t " + image +
                       " containers/bench-tools'); start pulls it by itself");

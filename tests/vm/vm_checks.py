@@ -381,10 +381,12 @@ def check_tools_from_container(lines, out):
         env = r.get("environment", {}).get("tools_image", "")
         expect(env.startswith(f"{TOOLS_IMAGE} (image {imported[0]}"),
                f"{path}: tools_image {env!r}, expected {TOOLS_IMAGE} with the imported ID {imported[0]}")
+        # crun on cgroup v2, as on Fedora: the container stays in the bench's own cgroup
+        expect(env.endswith("; in the bench's cgroup)"), f"{path}: tools_image {env!r}: not in the bench's cgroup")
         for b in r.get("benches", []):
             argv = b.get("argv", [])
-            expect(argv[:2] == ["podman", "run"] and imported[0] in argv,
-                   f"{path}: bench {b.get('name')} ran as {argv[:12]}, not in the tools container")
+            expect(argv[:2] == ["podman", "run"] and imported[0] in argv and "--cgroups=disabled" in argv,
+                   f"{path}: bench {b.get('name')} ran as {argv[:12]}, not in the tools container in its cgroup")
     print(f"tools: none on the root; every bench of every run ran in {TOOLS_IMAGE} ({imported[0][:12]})")
 
 
