@@ -36,7 +36,8 @@ h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #d0d7de; pad
 .nowrap { white-space: nowrap; }
 figure { margin: 1.5rem 0; overflow-x: auto; }
 figure svg { max-width: 100%; height: auto; }
-table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; display: block;
+        max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -45,7 +46,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .same { color: #57606a; }
 .flag { color: #c62828; }
 .method { color: #57606a; font-size: 0.9rem; }
-code { font-size: 0.85em; }
+code { font-size: 0.85em; overflow-wrap: anywhere; }
 )";
 
 std::string esc(const std::string& s) {
@@ -80,7 +81,7 @@ void comparison_table(std::ostringstream& o, const Report& r) {
         }
         const Comparison& c = *m.comparison;
         o << "<td class=\"" << verdict_class(m) << "\">"
-          << esc(describe_ratio(m, r.subject, r.baseline)) << "</td><td class=\"num\">"
+          << esc(describe_ratio(m, r.subject, r.baseline)) << "</td><td>"
           << esc(interval_text(m)) << "</td><td class=\"num\">" << esc(format_p(c.p_adjusted))
           << "</td><td class=\"" << verdict_class(m) << "\">" << esc(verdict_mark(m))
           << "</td></tr>\n";

@@ -11,7 +11,9 @@ namespace bootbench::core {
 
 namespace {
 
-constexpr double kWidth = 880, kLabelW = 250, kPlotW = 340, kRightGap = 22;
+constexpr double kWidth = 880, kLabelW = 290, kPlotW = 300, kRightGap = 22;
+// The most characters of a metric's label (bold) and key that fit in kLabelW.
+constexpr size_t kLabelChars = 36, kKeyChars = 42;
 constexpr double kPlotX = kLabelW, kTextX = kPlotX + kPlotW + kRightGap;
 constexpr double kHeaderH = 92, kLaneH = 15, kRowPad = 14, kFooterH = 124;
 const char* const kFont =
@@ -32,6 +34,25 @@ double relative(const MetricReport& m, double value, double baseline_median) {
     if (value <= 0 || baseline_median <= 0)
         return 0;
     return better_ratio(value, baseline_median, m.better);
+}
+
+const double kTicks[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.33, 0.5, 0.67, 0.8,
+                         0.9,   1,     1.1,   1.25, 1.5,  2,    3,   4,   5,    10,   20,  50,  100,
+                         200,   500,   1000};
+
+// The plot's edges land on ticks, so the axis is labelled past every dot.
+double snap_up(double ratio) {
+    for (double t : kTicks)
+        if (t >= ratio)
+            return t;
+    return ratio;
+}
+
+double snap_down(double ratio) {
+    for (auto it = std::rbegin(kTicks); it != std::rend(kTicks); ++it)
+        if (*it <= ratio)
+            return *it;
+    return ratio;
 }
 
 struct Scale {
@@ -59,7 +80,7 @@ Scale make_scale(const Report& r) {
             lo = std::min(lo, m.comparison->ci.lo), hi = std::max(hi, m.comparison->ci.hi);
     }
     double pad = std::max(0.04, 0.08 * (std::log(hi) - std::log(lo)));
-    return {std::exp(std::log(lo) - pad), std::exp(std::log(hi) + pad)};
+    return {snap_down(std::exp(std::log(lo) - pad)), snap_up(std::exp(std::log(hi) + pad))};
 }
 
 double row_height(const Report& r) {
@@ -93,21 +114,35 @@ void header(std::ostringstream& o, const Report& r) {
       << "\" y=\"77\" font-size=\"12\" fill=\"#57606a\">median</text>\n";
 }
 
+std::string tick_label(double t) {
+    return format_fixed(t, t >= 2 && t == std::floor(t) ? 0 : 2) + "x";
+}
+
+// The ticks drawn: 1.00x and both edges first, then others where their
+// labels keep 38 px from every label already chosen.
+std::vector<double> chosen_ticks(const Scale& sc) {
+    std::vector<double> chosen = {1}, candidates = {sc.hi, sc.lo};
+    candidates.insert(candidates.end(), std::begin(kTicks), std::end(kTicks));
+    for (double t : candidates) {
+        bool clear = std::all_of(chosen.begin(), chosen.end(),
+                                 [&](double c) { return std::fabs(sc.x(t) - sc.x(c)) >= 38; });
+        if (t >= sc.lo && t <= sc.hi && clear)
+            chosen.push_back(t);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    return chosen;
+}
+
 void grid(std::ostringstream& o, const Scale& sc, double top, double bottom) {
-    const double ticks[] = {0.1, 0.2,  0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1,
-                            1.1, 1.25, 1.5,  2,    3,   4,    5,   10,  20};
-    double last_x = -100;
-    for (double t : ticks) {
+    for (double t : chosen_ticks(sc)) {
         double x = sc.x(t);
-        if (t < sc.lo || t > sc.hi || (x - last_x < 38 && t != 1))
-            continue;
-        last_x = x;
         o << "<line x1=\"" << num(x) << "\" y1=\"" << num(top) << "\" x2=\"" << num(x) << "\" y2=\""
           << num(bottom) << "\" stroke=\"" << (t == 1 ? "#57606a" : "#d0d7de")
           << "\" stroke-width=\"1\"" << (t == 1 ? " stroke-dasharray=\"4 3\"" : "")
           << "/>\n<text x=\"" << num(x) << "\" y=\"" << num(bottom + 16)
           << "\" font-size=\"11\" text-anchor=\"middle\" fill=\"#57606a\">"
-          << format_fixed(t, t >= 2 && t == std::floor(t) ? 0 : 2) << "x</text>\n";
+          << tick_label(t) << "</text>\n";
     }
 }
 
@@ -194,14 +229,22 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
       << "</text>\n";
 }
 
+// Text cut to `chars` with "...", the whole of it in a tooltip.
+std::string fitted(const std::string& text, size_t chars) {
+    if (text.size() <= chars)
+        return xml_escape(text);
+    return xml_escape(text.substr(0, chars - 3)) + "...<title>" + xml_escape(text) + "</title>";
+}
+
 void metric_row(std::ostringstream& o, const Report& r, size_t mi, double top, const Scale& sc) {
     const MetricReport& m = r.metrics[mi];
     double mid = top + row_height(r) / 2;
+    std::string key = m.key + (m.unit.empty() ? "" : ", " + m.unit);
     o << "<text x=\"20\" y=\"" << num(mid - 3)
-      << "\" font-size=\"12.5\" font-weight=\"600\" fill=\"#1f2328\">"
-      << xml_escape(m.label.size() > 38 ? m.label.substr(0, 37) + "." : m.label) << "</text>\n"
+      << "\" font-size=\"12.5\" font-weight=\"600\" fill=\"#1f2328\">" << fitted(m.label, kLabelChars)
+      << "</text>\n"
       << "<text x=\"20\" y=\"" << num(mid + 13) << "\" font-size=\"11\" fill=\"#57606a\">"
-      << xml_escape(m.key) << (m.unit.empty() ? "" : ", " + xml_escape(m.unit)) << "</text>\n";
+      << fitted(key, kKeyChars) << "</text>\n";
     for (size_t ti = 0; ti < m.targets.size(); ++ti) {
         double y = top + kRowPad + kLaneH * (static_cast<double>(ti) + 0.5);
         if (m.targets[ti].target == r.subject)
