@@ -297,6 +297,42 @@ void missing_warnings(const Report& report, const std::vector<const RunResult*>&
     }
 }
 
+// Metrics that runs list as missing and no run has: the report would not
+// show them at all. One line per reason, the metrics named.
+struct Absent {
+    std::set<std::string> keys;
+    size_t runs = 0; // how many runs gave this reason
+};
+
+std::map<std::string, Absent> absent_by_reason(const Report& report,
+                                               const std::vector<const RunResult*>& runs) {
+    std::set<std::string> shown;
+    for (const auto& m : report.metrics)
+        shown.insert(m.key);
+    std::map<std::string, Absent> by_reason;
+    for (const RunResult* r : runs) {
+        std::set<std::string> reasons_here;
+        for (const auto& x : r->missing)
+            if (!shown.count(x.key)) {
+                by_reason[x.reason].keys.insert(x.key);
+                reasons_here.insert(x.reason);
+            }
+        for (const auto& reason : reasons_here)
+            ++by_reason[reason].runs;
+    }
+    return by_reason;
+}
+
+void absent_warnings(const Report& report, const std::vector<const RunResult*>& runs,
+                     std::vector<std::string>& out) {
+    for (const auto& [reason, absent] : absent_by_reason(report, runs)) {
+        const auto& keys = absent.keys;
+        out.push_back(run_list({keys.begin(), keys.end()}) + (keys.size() == 1 ? " is" : " are") +
+                      " in no run: " + reason + " (said by " + std::to_string(absent.runs) + " of " +
+                      std::to_string(runs.size()) + " runs).");
+    }
+}
+
 // A run file whose direction for a metric is not the one the report uses.
 void direction_warnings(const Report& report, std::vector<std::string>& out) {
     for (const auto& m : report.metrics) {
@@ -377,6 +413,7 @@ std::vector<std::string> comparability_warnings(const Report& report,
     order_warning(report, included, out);
     sample_size_warnings(report, out);
     missing_warnings(report, included, out);
+    absent_warnings(report, included, out);
     direction_warnings(report, out);
     run_warnings(report, out);
     return out;

@@ -159,3 +159,20 @@ TEST_CASE("report: an unknown metric takes the first run's direction and names t
                          "is better; the first run (runs/a-1.json) says higher, and the report "
                          "uses higher."));
 }
+
+TEST_CASE("report: metrics no run has are named with why, once per reason", "[report][missing]") {
+    ReportInput in = lat_runs(5.1);
+    const std::string skipped = "bench 'schbench' was skipped: schbench is not installed";
+    for (auto& r : in.runs) {
+        r.missing.push_back({"schbench_p50_us", skipped});
+        r.missing.push_back({"schbench_p99_us", skipped});
+        if (r.run_id == "a-1")
+            r.missing.push_back({"stress_bogo_ops", "bench 'stress' timed out"});
+        if (r.run_id == "b-1")
+            r.missing.push_back({"lat", "bench 'b' failed"}); // other runs have lat
+    }
+    Report r = build_report(in);
+    CHECK(has_warning(r, "schbench_p50_us, schbench_p99_us are in no run: " + skipped + " (said by 8 of 8 runs)."));
+    CHECK(has_warning(r, "stress_bogo_ops is in no run: bench 'stress' timed out (said by 1 of 8 runs)."));
+    CHECK_FALSE(has_warning(r, "lat is in no run"));
+}
