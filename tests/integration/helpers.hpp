@@ -1,11 +1,13 @@
 #pragma once
-// Helpers shared by the sys/ tests: a temporary folder and a fake clock.
+// Helpers shared by the sys/ tests: a temporary folder, waits on processes
+// and a fake clock.
 #include "sys/clock.hpp"
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <sys/types.h>
@@ -70,14 +72,22 @@ inline int live_with_cmdline(const std::string& cmdline) {
     return n;
 }
 
-// Killed members may take a moment to be reaped by init: allow 2 s.
-inline bool group_gone(pid_t pgid) {
-    for (int i = 0; i < 40; ++i) {
-        if (live_members(pgid) == 0)
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+// Whether `done` holds within `bound_s`, polled every 20 ms. Tests wait on the
+// event itself, not a fixed sleep: the default bound is generous so that a
+// loaded CI machine cannot fail them, and it costs nothing when all is well.
+inline bool wait_until(const std::function<bool()>& done, double bound_s = 20) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(bound_s);
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    return false;
+    return true;
+}
+
+// Killed members may take a moment to be reaped by init.
+inline bool group_gone(pid_t pgid) {
+    return wait_until([pgid] { return live_members(pgid) == 0; });
 }
 
 // Time that passes only when the code under test sleeps.

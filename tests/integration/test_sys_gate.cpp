@@ -185,8 +185,8 @@ TEST_CASE("background load: stress-ng runs in its own group and is stopped") {
         REQUIRE(bg.active());
         CHECK(bg.command() == "stress-ng --cpu 1 --timeout 120s");
         pgid = bg.pgid();
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        CHECK(testing::live_members(pgid) >= 2); // the parent and its worker
+        // the parent and its worker, however long stress-ng takes to fork it
+        CHECK(testing::wait_until([pgid] { return testing::live_members(pgid) >= 2; }));
         CHECK(bg.stop().empty());
     }
     CHECK(testing::group_gone(pgid));

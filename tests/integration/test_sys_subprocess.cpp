@@ -3,10 +3,8 @@
 #include "helpers.hpp"
 #include "sys/subprocess.hpp"
 
-#include <chrono>
 #include <sys/resource.h>
 #include <csignal>
-#include <thread>
 #include <unistd.h>
 #include <variant>
 
@@ -15,8 +13,13 @@ using namespace bootbench::sys;
 using testing::group_gone;
 using testing::live_with_cmdline;
 using testing::TempDir;
+using testing::wait_until;
 
 namespace {
+
+// Bounds on wall time, far from both sides on a loaded machine: a kill is
+// seen within kPromptS, while the sleeps these tests kill take 30 s.
+constexpr double kPromptS = 20;
 
 ProcessSpec shell(const TempDir& dir, const std::string& script, double timeout_s = 0) {
     return {{"sh", "-c", script}, dir.path() / "out", dir.path() / "err", timeout_s, 0.5};
@@ -38,7 +41,8 @@ TEST_CASE("a child's exit status and output files") {
     CHECK(o.exit_status == 3);
     CHECK(testing::read(dir.path() / "out") == "out\n");
     CHECK(testing::read(dir.path() / "err") == "err\n");
-    CHECK(o.wall_s < 5);
+    CHECK(o.wall_s > 0); // measured
+    CHECK(o.wall_s < kPromptS);
 }
 
 TEST_CASE("a child sees LC_ALL=C and an empty stdin") {
@@ -52,7 +56,8 @@ TEST_CASE("a timeout kills the whole group, children included") {
     TempDir dir;
     auto o = run_process(shell(dir, "sleep 30 & sleep 30 & wait", 1));
     CHECK(o.end == ProcessEnd::timed_out);
-    CHECK(o.wall_s < 5);
+    CHECK(o.wall_s >= 1); // it waited for the timeout
+    CHECK(o.wall_s < kPromptS);
     CHECK(group_gone(o.pgid));
 }
 
@@ -60,7 +65,8 @@ TEST_CASE("a group that ignores SIGTERM gets SIGKILL after the grace time") {
     TempDir dir;
     auto o = run_process(shell(dir, "trap '' TERM; sleep 30 & sleep 30 & wait", 1));
     CHECK(o.end == ProcessEnd::timed_out);
-    CHECK(o.wall_s < 5);
+    CHECK(o.wall_s >= 1.5); // the timeout, then the grace time
+    CHECK(o.wall_s < kPromptS);
     CHECK(group_gone(o.pgid));
 }
 
@@ -68,7 +74,7 @@ TEST_CASE("what a finished bench left running in its group is killed") {
     TempDir dir;
     auto o = run_process(shell(dir, "sleep 30 & exit 0"));
     CHECK(o.end == ProcessEnd::exited);
-    CHECK(o.wall_s < 5);
+    CHECK(o.wall_s < kPromptS); // not waited for
     CHECK(group_gone(o.pgid));
 }
 
@@ -85,7 +91,8 @@ TEST_CASE("the orchestrator sleeps while a child runs") {
     auto o = run_process(shell(dir, "sleep 1"));
     double used = cpu_seconds_self() - before;
     CHECK(o.wall_s >= 1);
-    CHECK(used < 0.02);
+    // Spinning for that second would use well over 0.1 s even sharing a busy CPU.
+    CHECK(used < 0.1);
 }
 
 TEST_CASE("destroying a ProcessGroup kills its group") {
@@ -95,6 +102,8 @@ TEST_CASE("destroying a ProcessGroup kills its group") {
         auto g = ProcessGroup::spawn(shell(dir, "sleep 30 & sleep 30"));
         pgid = g.pgid();
         CHECK(g.running());
+        // A child of sh started: the kill has more than sh to reach.
+        CHECK(wait_until([pgid] { return testing::live_members(pgid) >= 2; }));
         CHECK_FALSE(g.wait_exit(0.1));
     }
     CHECK(group_gone(pgid));
@@ -110,14 +119,10 @@ TEST_CASE("an interruption kills the group and says what was running") {
         CHECK(std::string(e.what()) == "interrupted by SIGTERM while running sh; its processes "
                                        "were stopped and no result was written");
     }
-    bool gone = false;
-    for (int i = 0; i < 40 && !gone; ++i) {
-        gone = live_with_cmdline(std::string("sleep\0"
-                                             "31.5\0",
-                                             11)) == 0;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    CHECK(gone);
+    const std::string sleeping("sleep\0"
+                               "31.5\0",
+                               11);
+    CHECK(wait_until([&] { return live_with_cmdline(sleeping) == 0; }));
 }
 
 TEST_CASE("find_program looks on PATH as execvp does") {
@@ -153,13 +158,9 @@ std::vector<pid_t> pids_with_cmdline(const std::string& cmdline) {
     return out;
 }
 
-bool none_within_2s(const std::string& cmdline) {
-    for (int i = 0; i < 40; ++i) {
-        if (pids_with_cmdline(cmdline).empty())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
+// Killed processes may take a moment to be reaped by init.
+bool none_left(const std::string& cmdline) {
+    return wait_until([&] { return pids_with_cmdline(cmdline).empty(); });
 }
 
 std::variant<fs::path, std::string> own_dir() {
@@ -180,7 +181,7 @@ TEST_CASE("a process that left the group (setsid) dies with the bench's cgroup, 
         CHECK(o.containment == "");
     }
     if (o.containment.empty()) {
-        CHECK(none_within_2s(cmdline));
+        CHECK(none_left(cmdline));
     } else {
         CHECK(o.containment.find("processes that left its process group may survive (no cgroup available: ") == 0);
         for (pid_t pid : pids_with_cmdline(cmdline))
