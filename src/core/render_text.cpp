@@ -100,6 +100,8 @@ std::string span_words(const MetricReport& m, const Interval& span) {
     if (a > b)
         std::swap(a, b);
     std::string lo = quotient_words(m.unit, a), hi = quotient_words(m.unit, b);
+    if (lo == hi)
+        return lo; // one run each: "1.10x more"
     bool same_side = (a < 1) == (b < 1) && lo != "the same" && hi != "the same";
     if (!same_side)
         return lo + " to " + hi;

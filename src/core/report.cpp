@@ -144,19 +144,6 @@ std::vector<double> values_of(const MetricTarget& t) {
     return v;
 }
 
-// p below alpha after Holm's adjustment, and the interval excluding 1.00x
-// where there is one.
-Verdict verdict_of(const Comparison& c) {
-    bool interval = c.no_interval.empty();
-    if (c.p_adjusted >= kAlpha || c.ratio == 1)
-        return Verdict::same;
-    if (c.ratio > 1 && (!interval || c.ci.lo > 1))
-        return Verdict::better;
-    if (c.ratio < 1 && (!interval || c.ci.hi < 1))
-        return Verdict::worse;
-    return Verdict::same;
-}
-
 void set_verdicts(std::vector<MetricReport>& metrics) {
     std::vector<double> raw;
     for (const auto& m : metrics)
@@ -375,6 +362,17 @@ std::string images_line(const Report& r) {
         if (!t.images.empty())
             s += (s.empty() ? "" : "; ") + t.name + ": " + images_text(t);
     return s;
+}
+
+Verdict verdict_of(const Comparison& c) {
+    bool interval = c.no_interval.empty();
+    if (c.p_adjusted >= kAlpha || c.ratio == 1)
+        return Verdict::same;
+    if (c.ratio > 1 && (!interval || c.ci.lo > 1))
+        return Verdict::better;
+    if (c.ratio < 1 && (!interval || c.ci.hi < 1))
+        return Verdict::worse;
+    return Verdict::same;
 }
 
 Report build_report(const ReportInput& in) {

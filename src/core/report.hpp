@@ -61,6 +61,10 @@ struct Comparison {
     double p_adjusted = 1;
 };
 
+// better or worse only when the Holm-adjusted p is below kAlpha and the
+// interval, where there is one, excludes 1.00x on the ratio's side.
+Verdict verdict_of(const Comparison& c);
+
 struct MetricReport {
     std::string key, unit, label;
     Better better = Better::lower;

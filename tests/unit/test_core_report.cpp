@@ -290,3 +290,24 @@ TEST_CASE("report: every target names the exact image its runs measured", "[repo
     in.runs.back().image["pinned_reference"] = "ghcr.io/x/b@sha256:" + std::string(64, '2');
     CHECK(has_warning(build_report(in), "b measured 2 different images (the tag moved during the experiment): "));
 }
+
+TEST_CASE("verdict: p below alpha after Holm, and the interval on the ratio's side", "[report][verdict]") {
+    Comparison c;
+    c.ratio = 1.2;
+    c.p_adjusted = 0.01;
+    c.ci = {1.1, 1.5};
+    CHECK(verdict_of(c) == Verdict::better);
+    c.ci = {0.9, 1.5}; // across 1.00x: not shown
+    CHECK(verdict_of(c) == Verdict::same);
+    c.ratio = 0.8;
+    c.ci = {0.7, 1.1};
+    CHECK(verdict_of(c) == Verdict::same);
+    c.ci = {0.7, 0.9};
+    CHECK(verdict_of(c) == Verdict::worse);
+    c.p_adjusted = kAlpha; // p must be below alpha, not at it
+    CHECK(verdict_of(c) == Verdict::same);
+    c.p_adjusted = 0.01;
+    c.no_interval = "fewer than 6 runs (a has 4)"; // no interval: p alone
+    c.ci = {std::nan(""), std::nan("")};
+    CHECK(verdict_of(c) == Verdict::worse);
+}

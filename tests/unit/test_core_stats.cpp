@@ -182,3 +182,12 @@ TEST_CASE("Holm's adjustment matches R's p.adjust(method = \"holm\")", "[stats]"
     CHECK(holm_adjust({0.5, 0.6}) == std::vector<double>{1, 1}); // capped at 1
     CHECK(holm_adjust({}).empty());
 }
+
+TEST_CASE("Mann-Whitney: exact up to 60 values in all, the normal approximation above", "[stats]") {
+    std::vector<double> a(30), b(30);
+    for (int i = 0; i < 30; ++i)
+        a[i] = i, b[i] = 100 + i;
+    CHECK(mann_whitney(a, b).method == PValueMethod::exact);
+    b.push_back(200);
+    CHECK(mann_whitney(a, b).method == PValueMethod::normal);
+}
