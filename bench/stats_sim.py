@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""What the statistics of `bootbench report` do on synthetic experiments
+(issue 12, item 6): the false-verdict rate when nothing changed (A/A), the
+power to see a true 5% or 10% improvement, and how often the 95% interval
+contains the true ratio. It measures the real program: every experiment is
+written as bootbench-run/1 files (two targets, 8 independent metrics, one file
+per boot), `bootbench report` compares them, and the script reads report.json.
+
+Per-boot values are log-normal around a centre: value = centre * exp(N(0, s)),
+s = 0.03 or 0.10 ("3% / 10% boot-to-boot noise"). The subject's centre is
+better by the true ratio r on every metric (divided by r where lower is
+better, times r where higher is better), so the true ratio of medians, in the
+report's own sense (> 1 means the subject is better), is r.
+
+One cell = (noise, runs per target n, true ratio r), simulated N times:
+
+    r = 1.00, 1.05, 1.10 at n = 4, 6, 8, 12, 20 (A/A; power; coverage at 6, 20)
+    r = 1.00, 1.10 at n = 10 (coverage only)
+
+The coverage table at n = 6 and 20 reuses the A/A (r = 1.00) and power
+(r = 1.10) experiments of those cells; n = 10 has its own.
+
+Every experiment has its own seed derived from --seed and its cell, so the
+numbers do not depend on the worker count or the order workers finish in.
+
+    bench/stats_sim.py --bootbench build/bootbench [--experiments 1000]
+                       [--quick] [--seed 1] [--workers 2] [--scratch /var/tmp]
+"""
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+METRICS = [  # key, unit, better, baseline centre (as in bench/report_scale.py)
+    ("sched_pipe_usecs_op", "us/op", "lower", 7.97),
+    ("sched_pipe_ops_sec", "ops/s", "higher", 125436),
+    ("sched_messaging_total_s", "s", "lower", 3.25),
+    ("sysbench_events", "events", "higher", 57084),
+    ("sysbench_lat_avg_ms", "ms", "lower", 6.3),
+    ("sysbench_lat_95th_ms", "ms", "lower", 21.3),
+    ("schbench_p50_us", "us", "lower", 2980),
+    ("schbench_p99_us", "us", "lower", 10720),
+]
+NOISES = (0.03, 0.10)
+RUNS = (4, 6, 8, 12, 20)
+EFFECTS = (1.05, 1.10)
+COVERAGE_RUNS = (6, 10, 20)
+COVERAGE_RATIOS = (1.00, 1.10)
+BASELINE, SUBJECT = "a", "b"
+
+
+def cells():
+    """(noise, n, true ratio) for every simulated cell, in a fixed order."""
+    out = []
+    for noise in NOISES:
+        for n in sorted(set(RUNS) | set(COVERAGE_RUNS)):
+            ratios = (1.00, *EFFECTS) if n in RUNS else COVERAGE_RATIOS
+            out += [(noise, n, r) for r in ratios]
+    return out
+
+
+def run_doc(run_id, target, index, values):
+    """A minimal bootbench-run/1 document (the writer of bench/report_scale.py)."""
+    t = f"2026-07-{1 + index // 1440:02d}T{(index // 60) % 24:02d}:{index % 60:02d}:00+00:00"
+    metrics = {key: {"value": values[key], "unit": unit, "better": better, "bench": key.split("_")[0]}
+               for key, unit, better, _ in METRICS}
+    return {
+        "schema": "bootbench-run/1", "experiment": "stats-sim", "run": run_id, "target": target,
+        "attempt": 1, "started_at": t, "finished_at": t, "status": "ok", "failure": "",
+        "deployment": {"stateroot": "default", "checksum": "%064x" % (target == SUBJECT), "serial": 0,
+                       "origin": "ostree-image-signed:docker://ghcr.io/example/" + target, "version": "44.1"},
+        "environment": {"kernel_release": "7.0.8-200.fc44.x86_64", "cpu_model": "AMD Ryzen 5 7640U",
+                        "nproc": 12, "smt": "on", "governor": "performance", "epp": "performance",
+                        "mitigations": {"spectre_v2": "Mitigation: Retpolines"},
+                        "sched_ext_state": "disabled", "ac_power": True, "hostname": "bench"},
+        "conditions": [],
+        "benches": [{"name": b, "kind": "command", "argv": [b], "exit_status": 0, "wall_s": 30.0,
+                     "status": "ok", "reason": "", "log": b} for b in ("sched", "sysbench", "schbench")],
+        "metrics": metrics, "missing": {},
+    }
+
+
+def experiment_seed(seed, cell_index, i):
+    return (seed * 1000 + cell_index) * 1_000_000 + i
+
+
+def simulate(task):
+    """Write one experiment, run `bootbench report`, return per metric
+    (verdict, ci lo, ci hi, p_value, p_holm) in METRICS order."""
+    bootbench, scratch, cell_index, i, seed, (noise, n, ratio) = task
+    rng = random.Random(experiment_seed(seed, cell_index, i))
+    folder = tempfile.mkdtemp(dir=scratch)
+    try:
+        files = []
+        # alternate a, b, a, b... as an interleaved experiment would boot them
+        for k in range(2 * n):
+            target = BASELINE if k % 2 == 0 else SUBJECT
+            values = {}
+            for key, _, better, centre in METRICS:
+                c = centre
+                if target == SUBJECT:
+                    c = centre * ratio if better == "higher" else centre / ratio
+                values[key] = c * math.exp(rng.gauss(0, noise))
+            run_id = f"{target}-{k // 2 + 1}"
+            path = os.path.join(folder, run_id + ".json")
+            with open(path, "w") as f:
+                json.dump(run_doc(run_id, target, k, values), f)
+            files.append(path)
+        prefix = os.path.join(folder, "report")
+        p = subprocess.run([bootbench, "report", *files, "--baseline", BASELINE,
+                            "--out-prefix", prefix], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"bootbench report failed ({p.returncode}):\n{p.stdout}{p.stderr}")
+        with open(prefix + ".json") as f:
+            report = json.load(f)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    by_key = {m["key"]: m for m in report["metrics"]}
+    out = []
+    for key, *_ in METRICS:
+        m = by_key[key]
+        ci = m.get("ci")
+        lo, hi = (ci[0], ci[1]) if ci else (None, None)
+        out.append((m["verdict"], lo, hi, m["p_value"], m["p_holm"]))
+    return cell_index, out
+
+
+def pct(x, total):
+    return f"{100.0 * x / total:.1f}%" if total else "-"
+
+
+def wilson_halfwidth(k, total):
+    """Half-width of the 95% Wilson interval of k/total, in percentage points."""
+    if not total:
+        return 0.0
+    z, p = 1.959964, k / total
+    centre_den = 1 + z * z / total
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / centre_den
+    return 100 * half
+
+
+def aa_table(results, experiments):
+    lines = ["| noise | runs per target | experiments | any verdict != same | per metric: verdict != same"
+             " | per metric: raw p < 0.05 | smallest p_holm seen |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for noise in NOISES:
+        for n in RUNS:
+            exps = results[(noise, n, 1.00)]
+            any_false = sum(any(v != "same" for v, *_ in e) for e in exps)
+            metrics = [m for e in exps for m in e]
+            false_metric = sum(v != "same" for v, *_ in metrics)
+            raw = sum(p < 0.05 for _, _, _, p, _ in metrics)
+            smallest = min(ph for *_, ph in metrics)
+            lines.append(f"| {noise:.0%} | {n} | {len(exps)} | {pct(any_false, len(exps))}"
+                         f" (± {wilson_halfwidth(any_false, len(exps)):.1f}) | {pct(false_metric, len(metrics))}"
+                         f" | {pct(raw, len(metrics))} | {smallest:.3g} |")
+    return "\n".join(lines)
+
+
+def power_table(results):
+    lines = ["| true ratio | noise | runs per target | metrics | verdict better | verdict worse (wrong way)"
+             " | experiments with all 8 better |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for effect in EFFECTS:
+        for noise in NOISES:
+            for n in RUNS:
+                exps = results[(noise, n, effect)]
+                metrics = [m for e in exps for m in e]
+                better = sum(v == "better" for v, *_ in metrics)
+                worse = sum(v == "worse" for v, *_ in metrics)
+                all8 = sum(all(v == "better" for v, *_ in e) for e in exps)
+                lines.append(f"| {effect:.2f}x | {noise:.0%} | {n} | {len(metrics)} | {pct(better, len(metrics))}"
+                             f" | {worse} | {pct(all8, len(exps))} |")
+    return "\n".join(lines)
+
+
+def coverage_table(results):
+    lines = ["| true ratio | noise | runs per target | metrics | interval contains true ratio"
+             " | below (hi < true) | above (lo > true) | median width (hi/lo - 1) |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for ratio in COVERAGE_RATIOS:
+        for noise in NOISES:
+            for n in COVERAGE_RUNS:
+                metrics = [m for e in results[(noise, n, ratio)] for m in e]
+                with_ci = [(lo, hi) for _, lo, hi, _, _ in metrics if lo is not None]
+                if len(with_ci) != len(metrics):
+                    raise RuntimeError(f"n = {n}: {len(metrics) - len(with_ci)} metrics without an interval")
+                inside = sum(lo <= ratio <= hi for lo, hi in with_ci)
+                below = sum(hi < ratio for lo, hi in with_ci)
+                above = sum(lo > ratio for lo, hi in with_ci)
+                widths = sorted(hi / lo - 1 for lo, hi in with_ci)
+                lines.append(f"| {ratio:.2f}x | {noise:.0%} | {n} | {len(metrics)} | {pct(inside, len(metrics))}"
+                             f" (± {wilson_halfwidth(inside, len(metrics)):.1f})"
+                             f" | {pct(below, len(metrics))} | {pct(above, len(metrics))}"
+                             f" | {100 * widths[len(widths) // 2]:.1f}% |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bootbench", required=True, help="the bootbench binary to measure")
+    ap.add_argument("--experiments", type=int, default=1000, help="experiments per cell (default 1000)")
+    ap.add_argument("--quick", action="store_true", help="a smoke run: 40 experiments per cell")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--scratch", default="/var/tmp", help="where the temporary run files go")
+    args = ap.parse_args()
+    experiments = 40 if args.quick else args.experiments
+    bootbench = os.path.abspath(args.bootbench)
+    if not os.access(bootbench, os.X_OK):
+        sys.exit(f"not an executable: {bootbench}")
+
+    all_cells = cells()
+    scratch = tempfile.mkdtemp(prefix="statsim-", dir=args.scratch)
+    # a private copy: a rebuild of the original during the run must not
+    # change (or briefly remove) the program measured
+    bootbench = shutil.copy2(bootbench, os.path.join(scratch, "bootbench"))
+    tasks = [(bootbench, scratch, ci, i, args.seed, cell)
+             for ci, cell in enumerate(all_cells) for i in range(experiments)]
+    results = {cell: [] for cell in all_cells}
+    start = time.monotonic()
+    try:
+        with multiprocessing.Pool(args.workers) as pool:
+            for done, (ci, out) in enumerate(pool.imap(simulate, tasks, chunksize=8), 1):
+                results[all_cells[ci]].append(out)
+                if done % 2000 == 0:
+                    print(f"  {done}/{len(tasks)} reports, {time.monotonic() - start:.0f} s",
+                          file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    wall = time.monotonic() - start
+
+    print(f"`bootbench report` on {len(tasks)} synthetic experiments ({experiments} per cell, "
+          f"{len(METRICS)} independent log-normal metrics each, seed {args.seed}, "
+          f"{args.workers} workers): wall {wall:.0f} s ({wall / 60:.1f} min)\n")
+    print("### A/A: both targets from the same distribution\n")
+    print(aa_table(results, experiments) + "\n")
+    print("± is the 95% Wilson half-width of the any-verdict rate, in percentage points.\n")
+    print("### Power: the subject truly better by the ratio on every metric\n")
+    print(power_table(results) + "\n")
+    print("### Coverage of the 95% interval\n")
+    print(coverage_table(results) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
