@@ -82,7 +82,7 @@ TEST_CASE("the words follow what the unit measures", "[render]") {
         m.better = better;
         m.targets = {{"base", {}, summarize({baseline})}, {"new", {}, summarize({subject})}};
         m.comparison =
-            Comparison{better_ratio(subject, baseline, better), {1, 1}, {}, Verdict::same, ""};
+            Comparison{better_ratio(subject, baseline, better), {1, 1}, {}, Verdict::same, "", {1, 1}, 1};
         return describe_ratio(m, "new", "base");
     };
     CHECK(words("MB", 120, 100, Better::lower) == "1.20x larger (120 vs 100 MB, +20%)");
@@ -103,7 +103,7 @@ TEST_CASE("a value 35% lower is never called 55% lower", "[render]") {
     m.better = Better::lower;
     m.targets = {{"bluefin-dx", {}, summarize({6.305})},
                  {"margine-cachyos", {}, summarize({4.08})}};
-    m.comparison = Comparison{6.305 / 4.08, {1.4, 1.6}, {}, Verdict::same, ""};
+    m.comparison = Comparison{6.305 / 4.08, {1.4, 1.6}, {}, Verdict::same, "", {1.4, 1.6}, 1};
     CHECK(describe_ratio(m, "margine-cachyos", "bluefin-dx") ==
           "1.55x faster (4.08 vs 6.30 ms, -35%)");
     CHECK(verdict_mark(m) == "~");

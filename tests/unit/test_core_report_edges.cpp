@@ -25,10 +25,10 @@ RunResult run(const std::string& id, const std::string& target, const std::strin
 }
 
 // a around 10 ms, b around 5 ms with `b_first` as b-1's value, n runs each.
-ReportInput lat_runs(double b_first, int n = 4) {
+ReportInput lat_runs(double b_first, int runs = 4) {
     ReportInput in;
     in.baseline = "a";
-    for (int i = 1; i <= n; ++i) {
+    for (int i = 1; i <= runs; ++i) {
         std::string n = std::to_string(i);
         in.runs.push_back(run("a-" + n, "a", "lat", 10 + 0.1 * i));
         in.runs.push_back(run("b-" + n, "b", "lat", i == 1 ? b_first : 5 + 0.1 * i));
