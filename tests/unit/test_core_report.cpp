@@ -94,7 +94,8 @@ TEST_CASE("report: one metric, 4 vs 4 fully separated: p alone decides", "[repor
     ReportInput in = two_targets();
     for (auto& run : in.runs)
         run.metrics.pop_back(); // lat only
-    const Comparison& lat = *build_report(in).metrics[0].comparison;
+    Report r = build_report(in);
+    const Comparison& lat = *r.metrics[0].comparison;
     CHECK(lat.p_adjusted == Approx(2.0 / 70));
     CHECK(lat.verdict == Verdict::better);
 }
