@@ -4,6 +4,7 @@
 //
 //   ninja -C build bench/outliers-bench && build/bench/outliers-bench [SETS] [ALPHA]
 #include "core/outliers.hpp"
+#include "core/plan.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -17,13 +18,8 @@ namespace {
 
 // splitmix64 and Box-Muller: the same sets on every platform.
 struct Noise {
-    std::uint64_t state;
-    double uniform() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return (static_cast<double>((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;
-    }
+    SplitMix64 rng;
+    double uniform() { return (static_cast<double>(rng.next() >> 11) + 0.5) / 9007199254740992.0; }
     double normal() {
         return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
     }
@@ -38,7 +34,7 @@ bool only_first(const std::vector<size_t>& idx) {
 }
 
 Rates measure(size_t n, double sigma, int sets, double alpha) {
-    Noise noise{n * 1000 + static_cast<std::uint64_t>(sigma * 1000)};
+    Noise noise{SplitMix64(n * 1000 + static_cast<std::uint64_t>(sigma * 1000))};
     int clean = 0, twice = 0, half = 0;
     for (int s = 0; s < sets; ++s) {
         std::vector<double> v;

@@ -256,7 +256,7 @@ void metric_row(std::ostringstream& o, const Report& r, size_t mi, double top, c
 
 std::string few_runs_note(const Report& r) {
     for (const auto& m : r.metrics)
-        if (m.comparison && m.comparison->no_interval.rfind("fewer than", 0) == 0)
+        if (m.comparison && too_few_runs(*m.comparison))
             return "Below 6 runs per target there is no 95% interval: runs range is the smallest "
                    "and largest ratio of one run to one run.";
     return "";

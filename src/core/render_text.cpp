@@ -140,10 +140,13 @@ std::string interval_text(const MetricReport& m) {
     return "no interval: " + ascii_safe(c.no_interval) + range;
 }
 
+bool too_few_runs(const Comparison& c) {
+    return c.no_interval.rfind("fewer than", 0) == 0; // report.cpp's too_few_for_interval
+}
+
 std::string interval_short(const MetricReport& m) {
     const Comparison& c = *m.comparison;
-    bool few = c.no_interval.rfind("fewer than", 0) == 0;
-    if (few && !std::isnan(c.run_range.lo))
+    if (too_few_runs(c) && !std::isnan(c.run_range.lo))
         return "runs range " + span_words(m, c.run_range);
     return interval_text(m);
 }

@@ -40,6 +40,8 @@ std::string outlier_distance(const Outlier& o);
 // How runs are flagged, one sentence for every renderer.
 extern const char* const kOutlierRule;
 
+// Whether the interval is missing only because a target has too few runs.
+bool too_few_runs(const Comparison& c);
 // interval_text short enough for the chart: the reason for too few runs is
 // left to the chart's footnote ("runs range 1.03x to 1.86x faster").
 std::string interval_short(const MetricReport& m);
