@@ -76,12 +76,13 @@ bool is_executable_file(const fs::path& p) {
 }
 
 // The child starts with default signal handling and an empty signal mask,
-// whatever the orchestrator blocked, in a new process group of its own.
+// whatever the orchestrator blocked, in a new session (and so a new process
+// group) of its own: with autogroup scheduling a session is a scheduling
+// group, as each container's is (conmon calls setsid), so a bench with the
+// host's tools and one in the tools container compete for the CPU alike.
 void init_attributes(posix_spawnattr_t& attr) {
     posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                        POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&attr, &none);
@@ -133,7 +134,7 @@ int open_pidfd(pid_t pid) {
 // The same start as init_attributes gives a posix_spawn child; an exec
 // failure goes back to the parent as errno on `report_fd`.
 [[noreturn]] void exec_child(const ChildSetup& c, int report_fd) {
-    ::setpgid(0, 0);
+    ::setsid();
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD})

@@ -1,7 +1,7 @@
 #pragma once
-// Child processes that lead their own process group, so that a timeout or an
-// interruption kills everything a benchmark started, not just its first
-// process. The orchestrator sleeps in poll() on a pidfd while a child runs:
+// Child processes that lead their own session and process group, so that a
+// timeout or an interruption kills everything a benchmark started, not just
+// its first process. The orchestrator sleeps in poll() on a pidfd while a child runs:
 // no polling loop that would take CPU time away from the benchmark.
 #include "sys/cgroup.hpp"
 

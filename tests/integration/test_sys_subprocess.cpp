@@ -52,6 +52,21 @@ TEST_CASE("a child sees LC_ALL=C and an empty stdin") {
     CHECK(testing::read(dir.path() / "out") == "C\n");
 }
 
+// Its own session, not only its own process group: with the kernel's
+// autogroup scheduling a session is a scheduling group, so a bench with the
+// host's tools competes for the CPU as one in a container does (conmon
+// starts every container in a session of its own), and never task by task
+// with whatever else runs in bootbench's session. Fields 1 and 6 of
+// /proc/PID/stat: the pid and the session id.
+TEST_CASE("a child leads a session of its own", "[no-cgroup]") {
+    TempDir dir;
+    auto o = run_process(shell(dir, "read -r pid comm state ppid pgrp sid rest < /proc/$$/stat; "
+                                    "echo \"$pid $pgrp $sid\""));
+    CHECK(o.exit_status == 0);
+    std::string pid = testing::read(dir.path() / "out").substr(0, testing::read(dir.path() / "out").find(' '));
+    CHECK(testing::read(dir.path() / "out") == pid + " " + pid + " " + pid + "\n");
+}
+
 TEST_CASE("a timeout kills the whole group, children included") {
     TempDir dir;
     auto o = run_process(shell(dir, "sleep 30 & sleep 30 & wait", 1));
