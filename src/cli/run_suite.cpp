@@ -51,8 +51,9 @@ std::string reserve_run_id(const fs::path& runs_dir, const std::string& target) 
 }
 
 void print_summary(const core::RunResult& r, const fs::path& file) {
-    std::cout << "run " << r.run_id << ": " << core::to_string(r.status) << " (" << r.metrics.size()
-              << " metrics, " << r.missing.size() << " missing)\n";
+    std::cout << "run " << r.run_id << ": " << core::to_string(r.status) << " ("
+              << core::count_of(static_cast<long long>(r.metrics.size()), "metric") << ", " << r.missing.size()
+              << " missing)\n";
     for (const auto& m : r.metrics)
         std::cout << "  " << m.key << " = " << m.value << " " << m.unit << "\n";
     for (const auto& m : r.missing)

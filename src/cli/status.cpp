@@ -8,6 +8,7 @@
 #include "sys/host.hpp"
 #include "sys/state_store.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 
@@ -42,19 +43,44 @@ std::string clock_after(double seconds, core::ClockFormat format) {
     return iso.insert(iso.size() - 2, ":");
 }
 
-std::optional<core::RunResult> last_result(const sys::StatePaths& paths, const core::State& s) {
-    for (size_t i = s.current; i-- > 0;) {
-        sys::fs::path file = paths.results(s.experiment) / "runs" / (s.runs[i].run_id + ".json");
-        if (!sys::fs::exists(file))
-            continue;
-        try {
-            return core::run_result_from_json(
-                core::parse_bounded_json(sys::read_text_file(file), file.string()), file);
-        } catch (const std::exception& e) {
-            std::cerr << "bootbench: warning: " << file.string() << ": " << e.what() << "\n";
-        }
+// A run's stored result; nullopt (with a warning) when it is absent or
+// cannot be read: status says what it can.
+std::optional<core::RunResult> stored_result(const sys::StatePaths& paths, const core::State& s, size_t i) {
+    sys::fs::path file = paths.results(s.experiment) / "runs" / (s.runs[i].run_id + ".json");
+    if (!sys::fs::exists(file))
+        return std::nullopt;
+    try {
+        return core::run_result_from_json(core::parse_bounded_json(sys::read_text_file(file), file.string()),
+                                          file);
+    } catch (const std::exception& e) {
+        std::cerr << "bootbench: warning: " << file.string() << ": " << e.what() << "\n";
+        return std::nullopt;
     }
+}
+
+// Every run's stored result, in run order (nullopt where there is none).
+std::vector<std::optional<core::RunResult>> stored_results(const sys::StatePaths& paths, const core::State& s) {
+    std::vector<std::optional<core::RunResult>> out;
+    for (size_t i = 0; i < s.runs.size(); ++i)
+        out.push_back(stored_result(paths, s, i));
+    return out;
+}
+
+std::optional<core::RunResult> last_result(const std::vector<std::optional<core::RunResult>>& stored,
+                                           const core::State& s) {
+    for (size_t i = std::min(s.current, stored.size()); i-- > 0;)
+        if (stored[i])
+            return stored[i];
     return std::nullopt;
+}
+
+std::vector<core::RunResult> partial_results(const std::vector<std::optional<core::RunResult>>& stored,
+                                             const core::State& s) {
+    std::vector<core::RunResult> out;
+    for (size_t i = 0; i < stored.size(); ++i)
+        if (s.runs[i].status == core::SlotStatus::done && stored[i] && stored[i]->status == core::RunStatus::partial)
+            out.push_back(*stored[i]);
+    return out;
 }
 
 // simulate keeps its state inside its sandbox, not on this machine.
@@ -77,8 +103,9 @@ int cmd_status(const Args& args) {
                       << (args.value("sandbox") ? "" : kSandboxHint);
         return 0;
     }
-    core::StatusInput in{*state, last_result(paths, *state), paths.results(state->experiment).string(),
-                         seconds_since(state->started_at), clock_after};
+    auto stored = stored_results(paths, *state);
+    core::StatusInput in{*state, last_result(stored, *state), paths.results(state->experiment).string(),
+                         seconds_since(state->started_at), clock_after, partial_results(stored, *state)};
     if (args.flag("json"))
         std::cout << core::json_text(core::status_json(in), 2) << "\n";
     else

@@ -1,15 +1,12 @@
 #include "core/status.hpp"
 
 #include "core/estimate.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace bootbench::core {
-
-namespace {
-
-} // namespace
 
 std::optional<double> remaining_s(const StatusInput& in) {
     size_t ended = in.state.count(SlotStatus::done) + in.state.count(SlotStatus::failed);
@@ -35,9 +32,33 @@ nlohmann::json headline(const RunResult& r) {
     return {{"run", r.run_id}, {"status", to_string(r.status)}, {"failure", r.failure}, {"metrics", m}};
 }
 
-// "1 attempt", "2 attempts".
-std::string count_of(long long n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+const char* verb(BenchStatus s) {
+    switch (s) {
+    case BenchStatus::skipped: return "skipped";
+    case BenchStatus::timeout: return "timed out";
+    default: return "failed";
+    }
+}
+
+// "schbench skipped (schbench is not installed)": the reason's first clause.
+std::string bench_cause(const BenchRecord& b) {
+    std::string why = b.reason.rfind("skipped: ", 0) == 0 ? b.reason.substr(9) : b.reason;
+    why = why.substr(0, why.find(": "));
+    std::string said = b.name + " " + verb(b.status);
+    return why.empty() || why == said ? said : said + " (" + cap_text(why, 100, "reason") + ")";
+}
+
+// What made one run partial: its benches that did not end ok, else the
+// metrics without a value.
+std::vector<std::string> run_causes(const RunResult& r) {
+    std::vector<std::string> out;
+    for (const auto& b : r.benches)
+        if (b.status != BenchStatus::ok)
+            out.push_back(bench_cause(b));
+    if (out.empty())
+        for (const auto& m : r.missing)
+            out.push_back("no value for " + m.key);
+    return out;
 }
 
 std::string fmt(double v) {
@@ -48,6 +69,22 @@ std::string fmt(double v) {
 
 } // namespace
 
+std::string partial_causes(const std::vector<RunResult>& partial) {
+    std::vector<std::pair<std::string, size_t>> seen; // cause, runs; in first-seen order
+    for (const auto& r : partial)
+        for (const auto& c : run_causes(r)) {
+            auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& x) { return x.first == c; });
+            if (it == seen.end())
+                seen.emplace_back(c, 1);
+            else
+                ++it->second;
+        }
+    std::string out;
+    for (const auto& [cause, n] : seen)
+        out += (out.empty() ? "" : ", ") + cause + (n == partial.size() ? "" : " in " + std::to_string(n));
+    return out;
+}
+
 nlohmann::json status_json(const StatusInput& in) {
     const State& s = in.state;
     nlohmann::json j = {{"experiment", s.experiment},
@@ -55,6 +92,8 @@ nlohmann::json status_json(const StatusInput& in) {
                         {"runs_total", s.runs.size()},
                         {"runs_done", s.count(SlotStatus::done)},
                         {"runs_failed", s.count(SlotStatus::failed)},
+                        {"runs_partial", in.partial.size()},
+                        {"partial_causes", partial_causes(in.partial)},
                         {"started_at", s.started_at},
                         {"results_dir", in.results_dir},
                         {"report", in.results_dir + "/report.md"},
@@ -77,12 +116,24 @@ nlohmann::json status_json(const StatusInput& in) {
     return j;
 }
 
+namespace {
+
+// "  runs: 8 done (8 partial: schbench skipped (...)), 0 failed, of 8".
+std::string runs_line(const StatusInput& in) {
+    const State& s = in.state;
+    std::string partial = in.partial.empty() ? "" : " (" + std::to_string(in.partial.size()) + " partial: " +
+                                                         partial_causes(in.partial) + ")";
+    return "  runs: " + std::to_string(s.count(SlotStatus::done)) + " done" + partial + ", " +
+           std::to_string(s.count(SlotStatus::failed)) + " failed, of " + std::to_string(s.runs.size()) + "\n";
+}
+
+} // namespace
+
 std::string status_text(const StatusInput& in) {
     const State& s = in.state;
     std::string out = "experiment " + s.experiment + ": " + to_string(s.phase) + "\n";
     out += "  started " + s.started_at + "\n";
-    out += "  runs: " + std::to_string(s.count(SlotStatus::done)) + " done, " +
-           std::to_string(s.count(SlotStatus::failed)) + " failed, of " + std::to_string(s.runs.size()) + "\n";
+    out += runs_line(in);
     if (const RunSlot* r = s.current_run(); r && s.phase == Phase::running)
         out += "  next: run " + std::to_string(s.current + 1) + " of " + std::to_string(s.runs.size()) +
                ", " + r->run_id + " (target " + r->target + ", " + count_of(r->attempts, "attempt") +

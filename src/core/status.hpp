@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bootbench::core {
 
@@ -21,6 +22,8 @@ struct StatusInput {
     // in ISO 8601 ("2026-12-01T03:40:12+01:00"); the caller's, since core/
     // reads no clock.
     std::string (*clock_after)(double seconds, ClockFormat format) = nullptr;
+    // The stored results of runs that ended partial (a metric missing).
+    std::vector<RunResult> partial{};
 };
 
 // The time left from the pace so far: elapsed / runs ended x runs left.
@@ -29,6 +32,11 @@ std::optional<double> remaining_s(const StatusInput& in);
 // "run 3/4 (a), about 2 min 10 s left": said as each run begins; the time is
 // the experiment's estimate per run (boot, settle, suite) x runs not ended.
 std::string progress_line(const State& s, double run_estimate_s);
+
+// Why runs ended partial, each cause with the runs it hit when they differ:
+// "schbench skipped (schbench is not installed)", "sysbench timed out in 1,
+// no value for perf_x in 2". Empty when none did.
+std::string partial_causes(const std::vector<RunResult>& partial);
 
 nlohmann::json status_json(const StatusInput& in);
 std::string status_text(const StatusInput& in);

@@ -5,6 +5,10 @@
 
 namespace bootbench::core {
 
+std::string count_of(long long n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD

@@ -12,6 +12,9 @@ namespace bootbench::core {
 // What a run stores of a failure's text (a bench's stderr line, a reason).
 inline constexpr size_t kMaxFailureText = 4096;
 
+// "1 metric", "2 metrics": a count with its word, singular for one.
+std::string count_of(long long n, const std::string& word);
+
 // `text` with every ill-formed UTF-8 sequence (stray or truncated bytes,
 // overlong forms, surrogates, beyond U+10FFFF) replaced by U+FFFD.
 std::string valid_utf8(std::string_view text);

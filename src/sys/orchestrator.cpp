@@ -283,7 +283,7 @@ BootOutcome complete_with(Context& c, const core::DeploymentInfo& booted, const 
     else
         c.notify.run_failed(c.state, c.state.current, r.failure, logs);
     c.log.line("run " + r.run_id + ": " + core::to_string(r.status) + (ok ? "" : " (" + r.failure + ")") +
-               ", " + std::to_string(r.metrics.size()) + " metrics");
+               ", " + core::count_of(static_cast<long long>(r.metrics.size()), "metric"));
     c.state = core::complete_run(c.state, ok ? core::SlotStatus::done : core::SlotStatus::failed,
                                  r.failure, seconds);
     c.save();

@@ -185,7 +185,7 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
         run.record.reason = "its output has none of the expected metrics (see " + hint + ")";
     }
     log_line("bench " + b.name + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
-             " (" + std::to_string(run.metrics.metrics.size()) + " metrics, " +
+             " (" + core::count_of(static_cast<long long>(run.metrics.metrics.size()), "metric") + ", " +
              std::to_string(o.wall_s) + " s)");
     return run;
 }

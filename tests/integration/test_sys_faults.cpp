@@ -201,6 +201,20 @@ TEST_CASE("start refuses targets it cannot find, listing the deployments", "[fau
     CHECK(tree_listing(sb.layout.sysroot) == before);
 }
 
+TEST_CASE("status counts partial runs and says what made them partial", "[faults][status]") {
+    Sandbox sb(fast_experiment(2) + "\n[[bench]]\nkind = \"command\"\nname = \"gone\"\n"
+                                    "argv = [\"no-such-tool-xyz\"]\ntimeout_s = 2\n[[bench.metric]]\nkey = \"gone_value\"\n"
+                                    "regex = 'v ([0-9]+)'\nunit = \"x\"\nbetter = \"higher\"\n");
+    sb.start();
+    sb.boot();
+    CliResult r = run_cli({"status", "--sysroot", sb.layout.sysroot.string()});
+    INFO(r.err);
+    CHECK(r.out.find("runs: 1 done (1 partial: gone failed (program 'no-such-tool-xyz' not found)), "
+                     "0 failed, of 4") != std::string::npos);
+    auto doc = nlohmann::json::parse(run_cli({"status", "--json", "--sysroot", sb.layout.sysroot.string()}).out);
+    CHECK(doc["runs_partial"] == 1);
+}
+
 TEST_CASE("status tells where an experiment stands", "[faults][status]") {
     Sandbox sb(fast_experiment(2));
     sb.start();

@@ -68,3 +68,47 @@ TEST_CASE("each run begins with where the experiment is and the time left", "[st
     s = complete_run(s, SlotStatus::done, "", 100);
     CHECK(progress_line(begin_attempt(s), 90) == "run 4/4 (b), about 1 min 30 s left");
 }
+
+namespace {
+
+RunResult partial_run(const std::string& id, const std::string& bench, BenchStatus st, const std::string& reason) {
+    RunResult r;
+    r.run_id = id;
+    r.status = RunStatus::partial;
+    BenchRecord ok;
+    ok.name = "perf";
+    BenchRecord b;
+    b.name = bench;
+    b.status = st;
+    b.reason = reason;
+    r.benches = {ok, b};
+    r.missing.push_back({bench + "_x", "was skipped"});
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("partial runs are counted with what made them partial", "[status]") {
+    StatusInput in = sample();
+    const char* why = "skipped: schbench is not installed: it is not packaged in Debian 12: build it from source";
+    in.partial = {partial_run("a-1", "schbench", BenchStatus::skipped, why)};
+    CHECK(status_text(in).find("runs: 1 done (1 partial: schbench skipped (schbench is not installed)), "
+                               "1 failed, of 4") != std::string::npos);
+    auto j = status_json(in);
+    CHECK(j["runs_partial"] == 1);
+    CHECK(j["partial_causes"] == "schbench skipped (schbench is not installed)");
+}
+
+TEST_CASE("causes that differ between partial runs say how many runs each hit", "[status]") {
+    std::vector<RunResult> runs = {
+        partial_run("a-1", "schbench", BenchStatus::skipped, "skipped: schbench is not installed: x"),
+        partial_run("b-1", "schbench", BenchStatus::skipped, "skipped: schbench is not installed: x"),
+        partial_run("a-2", "sysbench", BenchStatus::timeout, "timed out after 60 s (raise its timeout_s)")};
+    CHECK(partial_causes(runs) ==
+          "schbench skipped (schbench is not installed) in 2, sysbench timed out (timed out after 60 s "
+          "(raise its timeout_s)) in 1");
+    RunResult no_value;
+    no_value.missing.push_back({"sched_pipe_usecs_op", "no line matched"});
+    CHECK(partial_causes({no_value}) == "no value for sched_pipe_usecs_op");
+    CHECK(partial_causes({}).empty());
+}
