@@ -24,6 +24,17 @@ std::string describe_selector(const core::Target& t) {
     return std::string(core::to_string(s.kind)) + " " + v;
 }
 
+// The night on a machine (real reboots) and the same experiment as a
+// simulation (no reboots), from the numbers the runs use for their progress.
+void print_estimate(const core::Experiment& e, size_t runs) {
+    double per_run = core::estimate_run_seconds(e), n = static_cast<double>(runs);
+    std::cout << "\nestimate: " << core::format_duration(per_run * n) << " (" << core::format_duration(per_run)
+              << " per run, assuming " << core::format_duration(core::kAssumedBootSeconds)
+              << " per boot; waits for the CPU to cool are extra)\n"
+              << "as a simulation (bootbench simulate, no reboots): "
+              << core::format_duration(core::estimate_simulated_run_seconds(e) * n) << "\n";
+}
+
 } // namespace
 
 // The targets as resolved on this sysroot, when it is an ostree system.
@@ -69,11 +80,7 @@ int cmd_plan(const Args& args) {
     }
     if (!tools.str().empty())
         std::cout << "\n" << tools.str();
-    double per_run = core::estimate_run_seconds(e);
-    std::cout << "\nestimate: " << core::format_duration(per_run * static_cast<double>(runs.size()))
-              << " (" << core::format_duration(per_run) << " per run, assuming "
-              << core::format_duration(core::kAssumedBootSeconds)
-              << " per boot; waits for the CPU to cool are extra)\n";
+    print_estimate(e, runs.size());
     return 0;
 }
 

@@ -39,7 +39,7 @@ struct Context {
 };
 
 int unit_timeout_s(const core::Experiment& e) {
-    double suite = core::estimate_run_seconds(e) - core::kAssumedBootSeconds;
+    double suite = core::estimate_suite_seconds(e);
     return static_cast<int>(e.conditions.settle_s + e.conditions.temp_wait_timeout_s + 3 * suite + 600);
 }
 
@@ -291,6 +291,11 @@ BootOutcome complete_with(Context& c, const core::DeploymentInfo& booted, const 
     return next_step(c, booted);
 }
 
+// "run 3/8 (a), about 5 min left", from the pace of the runs so far.
+std::string progress(const Context& c) {
+    return core::progress_line(c.state, core::pace_seconds(c.state, c.experiment, c.host.emulated()));
+}
+
 BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
     if (auto stored = stored_result(c, *c.state.current_run())) {
         c.log.line("run " + stored->run_id + " was stored before an interruption; not measuring it again");
@@ -308,7 +313,7 @@ BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
     }
     c.state = core::begin_attempt(c.state);
     c.save();
-    c.log.line(core::progress_line(c.state, core::estimate_run_seconds(c.experiment)));
+    c.log.line(progress(c));
     crash_point("attempt-started");
     double t0 = c.clock.monotonic_s();
     core::RunResult r = measure(c, booted);

@@ -146,3 +146,15 @@ TEST_CASE("simulate --quick on a file with quick = false: every boot runs the re
 TEST_CASE("simulate --quick on a file whose table is written [ experiment ]", "[cli][quick]") {
     check_quick_simulation(experiment_text("[ experiment ]"));
 }
+
+// 2 runs of (a 60 s boot + the 2 s settle + 0.7 s of perf) on a machine;
+// as a simulation 2 x (0.5 s + 0.7 s): no reboot and no settle to wait for.
+TEST_CASE("plan estimates the night on a machine and the same file as a simulation", "[cli]") {
+    TempDir dir;
+    testing::write(dir.path() / "exp.toml", experiment_text("[experiment]"));
+    Cli r = bootbench_cli(dir, {"plan", (dir.path() / "exp.toml").string()});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("\nestimate: 2 min 05 s (1 min 03 s per run, assuming 1 min 00 s per boot; waits for "
+                     "the CPU to cool are extra)\nas a simulation (bootbench simulate, no reboots): 2 s\n") !=
+          std::string::npos);
+}

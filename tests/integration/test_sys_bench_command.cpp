@@ -48,7 +48,7 @@ TEST_CASE("the command lines of the built-in benches") {
 
 TEST_CASE("time limits: the bench's own, else a generous multiple of its expected length") {
     auto sb = bench(core::BenchKind::sysbench_threads);
-    CHECK(bench_timeout_s(sb) == 215); // (1 + 30) * 5 + 60
+    CHECK(bench_timeout_s(sb) == 213); // (0.5 + 30) * 5 + 60, rounded up
     sb.timeout_s = 40;
     CHECK(bench_timeout_s(sb) == 40);
 }

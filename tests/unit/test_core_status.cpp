@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "core/estimate.hpp"
 #include "core/status.hpp"
 
 using namespace bootbench::core;
@@ -111,4 +112,27 @@ TEST_CASE("causes that differ between partial runs say how many runs each hit", 
     no_value.missing.push_back({"sched_pipe_usecs_op", "no line matched"});
     CHECK(partial_causes({no_value}) == "no value for sched_pipe_usecs_op");
     CHECK(partial_causes({}).empty());
+}
+
+TEST_CASE("the time per run: estimated before any run, then the pace measured so far", "[status]") {
+    StatusInput in = sample(); // a-1 done in 100 s, b-1 failed, 2 runs left
+    Experiment e;
+    e.conditions.settle_s = 1;
+    Bench pipe, threads;
+    pipe.loops = 20000; // 0.5 s to start and end + 0.2 s of round trips
+    threads.kind = BenchKind::sysbench_threads;
+    threads.runtime_s = 4; // 0.5 + 4 s
+    e.benches = {pipe, threads};
+    CHECK(estimate_suite_seconds(e) == Approx(5.2));
+    CHECK(estimate_run_seconds(e) == Approx(66.2));          // + a 60 s boot and the 1 s settle
+    CHECK(estimate_simulated_run_seconds(e) == Approx(5.7)); // + the sandbox's 0.5 s boot, no settle
+    State fresh = in.state;
+    for (auto& r : fresh.runs)
+        r.status = SlotStatus::pending;
+    CHECK(pace_seconds(fresh, e, true) == Approx(5.7));
+    CHECK(pace_seconds(fresh, e, false) == Approx(66.2));
+    CHECK(pace_seconds(in.state, e, true) == Approx(100.5)); // the one measured run, not the failed one
+    CHECK(pace_seconds(in.state, e, false) == Approx(160));
+    in.state.runs[2].status = SlotStatus::done; // stored before an interruption: no time measured
+    CHECK(pace_seconds(in.state, e, true) == Approx(100.5));
 }
