@@ -35,6 +35,8 @@ void print_report_summary(const core::Report& r) {
             std::cout << "failed " << f.run << ": " << f.failure << "\n";
     for (const auto& w : r.warnings)
         std::cout << "warning: " << w << "\n";
+    if (!r.caption.provenance.empty())
+        std::cout << "not a measurement of the targets: " << r.caption.provenance << "\n";
     std::cout << "\n" << r.subject << " vs " << r.baseline << " (baseline):\n";
     for (const auto& m : r.metrics) {
         std::cout << "  " << pad(m.key, 24) << "  "

@@ -31,6 +31,7 @@ body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Ari
 h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #d0d7de; padding-bottom: 0.2rem; }
 .caption { color: #57606a; margin-top: 0; }
+.provenance { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; }
 .warnings { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; padding: 0.6rem 1rem; }
 .warnings li { margin: 0.25rem 0; }
 .nowrap { white-space: nowrap; }
@@ -145,17 +146,30 @@ void lists(std::ostringstream& o, const Report& r) {
 
 } // namespace
 
-std::string render_html(const Report& r) {
-    std::ostringstream o;
+namespace {
+
+void header(std::ostringstream& o, const Report& r) {
     o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<link rel=\"icon\" href=\"data:,\">\n<title>" << esc(r.title) << "</title>\n<style>"
       << kStyle << "</style>\n</head>\n<body>\n<h1>" << esc(r.title) << "</h1>\n";
+    if (!r.caption.provenance.empty())
+        o << "<p class=\"provenance\"><strong>Not a measurement of the targets.</strong> "
+          << esc(r.caption.provenance) << "</p>\n";
     std::string caption = caption_line(r);
     o << "<p class=\"caption\">" << esc(caption.empty() ? "" : caption + ". ")
       << "Runs per target: " << esc(runs_per_target(r)) << ".</p>\n";
+    if (std::string systems = systems_line(r); !systems.empty())
+        o << "<p class=\"caption\">Booted: " << esc(systems) << ".</p>\n";
     if (std::string images = images_line(r); !images.empty())
         o << "<p class=\"caption\">Images: " << esc(images) << ".</p>\n";
+}
+
+} // namespace
+
+std::string render_html(const Report& r) {
+    std::ostringstream o;
+    header(o, r);
     if (!r.warnings.empty()) {
         o << "<div class=\"warnings\"><strong>Warnings</strong>\n<ul>\n";
         for (const auto& w : r.warnings)

@@ -27,7 +27,7 @@ json targets_json(const Report& report) {
             failed.push_back({{"run", f.run}, {"failure", f.failure}});
         out.push_back(
             {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed},
-             {"images", t.images}});
+             {"images", t.images}, {"kernels", t.kernels}, {"deployments", t.deployments}});
     }
     return out;
 }
@@ -100,7 +100,8 @@ nlohmann::json report_to_json(const Report& report) {
             {"title", report.title},
             {"baseline", report.baseline},
             {"subject", report.subject},
-            {"caption", {{"machine", c.machine}, {"dates", c.dates}, {"conditions", c.conditions}}},
+            {"caption",
+             {{"machine", c.machine}, {"dates", c.dates}, {"conditions", c.conditions}, {"provenance", c.provenance}}},
             {"alpha", kAlpha},
             {"targets", targets_json(report)},
             {"metrics", metrics},

@@ -166,14 +166,28 @@ std::string method_text() {
            "1.00x; otherwise it is ~ (no real difference shown).";
 }
 
-std::string render_markdown(const Report& r, const std::string& svg_link) {
-    std::ostringstream o;
+namespace {
+
+// The title, what the runs are not (sandbox, --quick), where and when they
+// were taken, and what each target booted.
+void header(std::ostringstream& o, const Report& r) {
     o << "# " << md_escape(r.title) << "\n\n";
+    if (!r.caption.provenance.empty())
+        o << "> **Not a measurement of the targets.** " << md_escape(r.caption.provenance) << "\n\n";
     std::string caption = caption_line(r);
     o << "*" << (caption.empty() ? "" : md_escape(caption) + ". ")
       << "Runs per target: " << md_escape(runs_per_target(r)) << ".*\n";
+    if (std::string systems = systems_line(r); !systems.empty())
+        o << "\n*Booted: " << md_escape(systems) << ".*\n";
     if (std::string images = images_line(r); !images.empty())
         o << "\n*Images: " << md_escape(images) << ".*\n";
+}
+
+} // namespace
+
+std::string render_markdown(const Report& r, const std::string& svg_link) {
+    std::ostringstream o;
+    header(o, r);
     if (!r.warnings.empty()) {
         o << "\n## Warnings\n\n";
         for (const auto& w : r.warnings)

@@ -271,7 +271,9 @@ void footer(std::ostringstream& o, const Report& r, double top) {
                 note = "Over " + std::to_string(kMaxPointsPerStrip) +
                        " runs per target: boxes show quartiles, whiskers min and max";
     note += "; a red ring marks an outlier.";
+    std::string tag = r.caption.provenance_tag;
     const std::string lines[] = {
+        tag.empty() ? "" : "Not a measurement of the targets: " + tag + ".",
         note,
         "~ : no real difference shown (p >= 0.05 after Holm's adjustment over the metrics, or "
         "the 95% interval includes 1.00x).",
@@ -281,8 +283,10 @@ void footer(std::ostringstream& o, const Report& r, double top) {
     for (const auto& line : lines) {
         if (line.empty())
             continue;
-        o << "<text x=\"20\" y=\"" << num(y) << "\" font-size=\"11\" fill=\"#57606a\">"
-          << xml_escape(line) << "</text>\n";
+        bool warning = &line == &lines[0]; // the provenance: never to be missed on a pasted chart
+        o << "<text x=\"20\" y=\"" << num(y) << "\" font-size=\"11\" "
+          << (warning ? "font-weight=\"bold\" fill=\"#cf222e\"" : "fill=\"#57606a\"") << ">" << xml_escape(line)
+          << "</text>\n";
         y += 16;
     }
 }
@@ -292,7 +296,7 @@ void footer(std::ostringstream& o, const Report& r, double top) {
 std::string render_svg(const Report& r) {
     Scale sc = make_scale(r);
     double rh = row_height(r), rows_h = rh * static_cast<double>(r.metrics.size());
-    double height = kHeaderH + rows_h + kFooterH;
+    double height = kHeaderH + rows_h + kFooterH + (r.caption.provenance_tag.empty() ? 0 : 16);
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(kWidth) << "\" height=\""
       << num(height) << "\" viewBox=\"0 0 " << num(kWidth) << " " << num(height)

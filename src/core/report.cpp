@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/metric_catalog.hpp"
 #include "core/outliers.hpp"
+#include "core/render_text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -99,6 +100,25 @@ void note_image(TargetReport& t, const RunResult& r) {
         t.images.push_back(image);
 }
 
+std::string join(const std::vector<std::string>& v, const char* sep) {
+    std::string s;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+void add_once(std::vector<std::string>& v, const std::string& s) {
+    if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end())
+        v.push_back(s);
+}
+
+void note_system(TargetReport& t, const RunResult& r) {
+    if (auto k = r.environment.find("kernel_release"); k != r.environment.end() && k->is_string())
+        add_once(t.kernels, ascii_safe(k->get<std::string>()));
+    const DeploymentRecord& d = r.deployment;
+    add_once(t.deployments, ascii_safe(d.origin + (d.version.empty() ? "" : " (" + d.version + ")")));
+}
+
 // Sorts every run into its target as included, excluded or failed.
 std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
     std::vector<const RunResult*> included;
@@ -117,6 +137,7 @@ std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
             t->runs.push_back(r->run_id);
             included.push_back(r);
             note_image(*t, *r);
+            note_system(*t, *r);
         }
     }
     return included;
@@ -361,6 +382,17 @@ std::string images_line(const Report& r) {
     for (const auto& t : r.targets)
         if (!t.images.empty())
             s += (s.empty() ? "" : "; ") + t.name + ": " + images_text(t);
+    return s;
+}
+
+std::string systems_line(const Report& r) {
+    std::string s;
+    for (const auto& t : r.targets) {
+        std::string k = join(t.kernels, " / "), d = join(t.deployments, " / ");
+        if (!k.empty() || !d.empty())
+            s += (s.empty() ? "" : "; ") + t.name + ": " + (k.empty() ? "" : "kernel " + k) +
+                 (k.empty() || d.empty() ? "" : ", ") + d;
+    }
     return s;
 }
 

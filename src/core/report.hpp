@@ -92,6 +92,9 @@ struct TargetReport {
     // The exact images its runs measured ("reference@sha256:..."), from the
     // digests resolved at start; more than one is a warning.
     std::vector<std::string> images;
+    // The kernels ("6.8.9-300.fc40.x86_64") and deployments ("fedora:fedora/40/x86_64/silverblue
+    // (40.20240601.0)") its runs booted, each once, in start order.
+    std::vector<std::string> kernels{}, deployments{};
 };
 
 struct Outlier {
@@ -105,6 +108,10 @@ struct Caption {
     std::string machine;    // CPU model, CPUs, product
     std::string dates;      // first and last start date
     std::string conditions; // governor, sched_ext, SMT, AC power
+    // Said first and on the chart when the runs are not a measurement of the
+    // targets: a sandbox simulation, a --quick rehearsal. Empty otherwise.
+    std::string provenance{};
+    std::string provenance_tag{}; // the same in a few words, for the chart: "sandbox simulation, --quick"
 };
 
 struct Report {
@@ -123,6 +130,9 @@ struct Report {
 Report build_report(const ReportInput& input);
 
 const char* to_string(Verdict v);
+
+// "a: kernel 6.8.9, fedora:fedora/40 (40.1); b: ...": what each target booted.
+std::string systems_line(const Report& r);
 
 // The comparability warnings (environment, temperatures, run order, sample
 // sizes, missing metrics): report_checks.cpp.

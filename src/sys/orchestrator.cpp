@@ -224,6 +224,22 @@ std::string digest_mismatch(const Context& c, const std::string& target, const c
     return problem ? *problem + "; not measured" : "";
 }
 
+// The run's names, its image, and what a report must say first: a sandbox's
+// runs all ran on this machine's kernel, a --quick run's benches were cut.
+core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult r) {
+    if (c.host.emulated())
+        r.environment["sandbox"] = true;
+    if (c.experiment.quick)
+        r.environment["quick"] = true;
+    if (c.state.images.contains(slot.target))
+        r.image = c.state.images[slot.target];
+    r.experiment = c.state.experiment;
+    r.run_id = slot.run_id;
+    r.target = slot.target;
+    r.attempt = slot.attempts;
+    return r;
+}
+
 core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     const core::RunSlot& slot = *c.state.current_run();
     SuiteRequest req;
@@ -250,13 +266,7 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     } else {
         r = run_suite(req, c.clock);
     }
-    if (c.state.images.contains(slot.target))
-        r.image = c.state.images[slot.target];
-    r.experiment = c.state.experiment;
-    r.run_id = slot.run_id;
-    r.target = slot.target;
-    r.attempt = slot.attempts;
-    return r;
+    return labelled(c, slot, std::move(r));
 }
 
 // A result stored before a crash that came before the state advanced: the

@@ -66,6 +66,11 @@ TEST_CASE("simulate replaces its own results folder whole, and then only its own
     CHECK(fs::exists(dir / sys::kResultsMarker));
     // the verdicts as `report` prints them, and the four files kept
     CHECK(first.out.find("\nb vs a (baseline):\n  echo_value ") != std::string::npos);
+    // a sandbox's runs measured this machine's kernel, whatever the targets: said first
+    CHECK(first.out.find("not a measurement of the targets: Simulated on a sandbox (bootbench simulate)") !=
+          std::string::npos);
+    CHECK(sys::read_text_file(dir / "report.md").find("> **Not a measurement of the targets.** Simulated") !=
+          std::string::npos);
     CHECK(first.out.find("\nreport: " + (dir / "report.md").string() + "\n        " +
                          (dir / "report.json").string() + "\n        " + (dir / "report.svg").string() +
                          "\n        " + (dir / "report.html").string() + "\n") != std::string::npos);

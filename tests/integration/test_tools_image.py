@@ -23,7 +23,9 @@ import tempfile
 import unittest
 
 BOOTBENCH = DATA = None
-IMAGE = "localhost/bootbench-test-tools:1"
+# One name per test process: two checkouts testing on one machine share
+# podman's store, and one's tearDown would remove the other's image.
+IMAGE = f"localhost/bootbench-test-tools-{os.getpid()}:1"
 CONF = """[containers]
 default_ulimits = []
 [engine]

@@ -276,3 +276,56 @@ TEST_CASE("a metric without comparison says why", "[render]") {
     m.targets[1].summary = summarize({0.0});
     CHECK(not_compared(m, "b", "a") == "not compared: a median is 0 or negative, so no ratio");
 }
+
+namespace {
+
+// sample_report's runs, as a sandbox would store them: marked, with the
+// kernel and the deployment each booted.
+Report simulated_report(bool sandbox, bool quick) {
+    ReportInput in;
+    in.baseline = "stock";
+    for (int i = 0; i < 4; ++i)
+        for (const char* t : {"stock", "fast"}) {
+            RunResult r = run(std::string(t) + "-" + std::to_string(i + 1), t, t[0] == 's' ? 8.0 + i : 4.0 + i, 1);
+            r.environment["kernel_release"] = "6.8.9-300.fc40.x86_64";
+            r.deployment.origin = std::string("sandbox:bootbench/") + t;
+            r.deployment.version = "40.1";
+            if (sandbox)
+                r.environment["sandbox"] = true;
+            if (quick)
+                r.environment["quick"] = true;
+            in.runs.push_back(r);
+        }
+    return build_report(in);
+}
+
+} // namespace
+
+TEST_CASE("a simulation says first, and on the chart, that it measured nothing of the targets", "[render]") {
+    Report r = simulated_report(true, true);
+    CHECK(r.caption.provenance_tag == "sandbox simulation, --quick rehearsal");
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find("# fast vs stock\n\n> **Not a measurement of the targets.** Simulated on a sandbox (bootbench "
+                  "simulate): every target ran on the kernel of the machine that simulated it, so differences "
+                  "are noise, not the targets'; a --quick rehearsal: benches shortened, not a measurement.\n") == 0);
+    CHECK(render_svg(r).find(">Not a measurement of the targets: sandbox simulation, --quick rehearsal.</text>") !=
+          std::string::npos);
+    CHECK(render_html(r).find("<p class=\"provenance\"><strong>Not a measurement of the targets.</strong> "
+                              "Simulated on a sandbox") != std::string::npos);
+    CHECK(report_to_json(r)["caption"]["provenance"] == r.caption.provenance);
+    CHECK(simulated_report(false, true).caption.provenance ==
+          "A --quick rehearsal: benches shortened, not a measurement.");
+}
+
+TEST_CASE("a measurement has no such line, and says what each target booted", "[render]") {
+    Report r = simulated_report(false, false);
+    CHECK(r.caption.provenance.empty());
+    CHECK(r.caption.provenance_tag.empty());
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find("Not a measurement") == std::string::npos);
+    CHECK(render_svg(r).find("Not a measurement") == std::string::npos);
+    CHECK(md.find("\n*Booted: stock: kernel 6.8.9-300.fc40.x86\\_64, sandbox:bootbench/stock (40.1); fast: "
+                  "kernel 6.8.9-300.fc40.x86\\_64, sandbox:bootbench/fast (40.1).*\n") != std::string::npos);
+    CHECK(report_to_json(r)["targets"][0]["kernels"] == nlohmann::json::array({"6.8.9-300.fc40.x86_64"}));
+    CHECK(render_html(sample_report()).find("Booted:") == std::string::npos); // nothing known: no line
+}
