@@ -19,7 +19,8 @@ const std::vector<Command>& commands() {
          cmd_plan},
         {"doctor", "[FILE]",
          "check this host for an overnight experiment: ok / warn / fail, each with its fix",
-         {{"sysroot", Arity::value, "the machine's root folder (default /)"}, kJson},
+         {{"root", Arity::value, "read /proc, /sys, /run, /var, /boot under this folder (default /)"},
+          kJson},
          cmd_doctor},
         {"simulate", "FILE",
          "run the whole experiment on a throwaway sandbox sysroot, with real benchmarks",
@@ -77,7 +78,7 @@ namespace {
 // What an option's value is, as help shows it: `--sysroot PATH`.
 std::string value_name(const std::string& option) {
     static const std::map<std::string, std::string> names = {
-        {"sysroot", "PATH"},    {"sandbox", "DIR"},   {"results", "DIR"},      {"published", "DIR"},
+        {"sysroot", "PATH"},    {"sandbox", "DIR"},   {"root", "DIR"},   {"results", "DIR"},      {"published", "DIR"},
         {"out", "DIR"},         {"target", "NAME"},   {"baseline", "TARGET"},  {"subject", "TARGET"},
         {"exclude", "RUN_ID"},  {"title", "TEXT"},    {"out-prefix", "PATH"}};
     auto it = names.find(option);

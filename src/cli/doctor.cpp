@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "sys/doctor_probe.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -42,6 +43,12 @@ void refuse_on_doctor_fail(const std::string& root, const core::Experiment& e, b
                   << core::printable(warnings, core::LineBreaks::keep);
 }
 
+std::optional<std::string> start_checks_root(const std::string& sysroot) {
+    if (const char* root = std::getenv("BOOTBENCH_TEST_HOST_ROOT"))
+        return std::string(root);
+    return sysroot == "/" ? std::optional<std::string>("/") : std::nullopt;
+}
+
 int cmd_doctor(const Args& args) {
     if (args.positional().size() > 1)
         args.expect_positional(1, "at most one experiment file");
@@ -49,7 +56,7 @@ int cmd_doctor(const Args& args) {
     if (!args.positional().empty())
         f = read_experiment_file(args.positional()[0]);
     auto checks =
-        host_checks(args.value("sysroot").value_or("/"), f ? &f->experiment : nullptr, false);
+        host_checks(args.value("root").value_or("/"), f ? &f->experiment : nullptr, false);
     if (args.flag("json"))
         std::cout << core::doctor_json(checks);
     else

@@ -3,6 +3,7 @@
 // before it changes anything and refuses on a fail.
 #include "core/doctor.hpp"
 
+#include <optional>
 #include <string>
 
 namespace bootbench::cli {
@@ -17,5 +18,10 @@ std::vector<core::DoctorCheck> host_checks(const std::string& root,
 // the lines that are not ok when any check fails.
 void refuse_on_doctor_fail(const std::string& root, const core::Experiment& experiment,
                            bool drop_staged);
+
+// The root start checks: "/" when it starts on the running machine; none for
+// another sysroot (an offline one, or a test's: not the machine that boots);
+// `BOOTBENCH_TEST_HOST_ROOT` names a fake tree for the tests.
+std::optional<std::string> start_checks_root(const std::string& sysroot);
 
 } // namespace bootbench::cli

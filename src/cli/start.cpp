@@ -85,7 +85,8 @@ int cmd_start(const Args& args) {
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
     if (!host->emulated()) { // a sandbox is not this machine: its host is not checked
         require_ostree_sysroot(args.value("sysroot").value_or("/"));
-        refuse_on_doctor_fail(args.value("sysroot").value_or("/"), e, args.flag("drop-staged"));
+        if (auto root = start_checks_root(args.value("sysroot").value_or("/")))
+            refuse_on_doctor_fail(*root, e, args.flag("drop-staged"));
     }
     prepare_tools_image(e, !args.flag("dry-run"), std::cout);
     std::cout << "image digests:\n";

@@ -10,6 +10,7 @@
 #include "sys/sysroot.hpp"
 #include "sys/tools_image.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -89,7 +90,9 @@ void probe_tools(const core::Experiment* e, const core::DoctorNeeds& n, core::Ho
 
 void probe_units(UnitControl& units, const core::DoctorNeeds& n, core::HostFacts& f) {
     std::vector<std::string> ask = core::stop_units_of(n.conditions.stop_units);
-    ask.insert(ask.end(), core::automatic_updaters().begin(), core::automatic_updaters().end());
+    for (const auto& u : core::automatic_updaters()) // once each, even when also a stop unit
+        if (std::find(ask.begin(), ask.end(), u) == ask.end())
+            ask.push_back(u);
     try {
         f.unit_files = units.listed(ask);
     } catch (const Error& e) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`bootbench doctor` and start's refusal, on fake /proc, /sys and /run trees
-(--sysroot TREE) with a PATH of stand-in tools: the exact lines a user reads,
+(doctor --root TREE; start with BOOTBENCH_TEST_HOST_ROOT=TREE) with a PATH of stand-in tools: the exact lines a user reads,
 the --json shape, exit codes, and that start changes nothing on a fail.
 
     doctor_test.py BOOTBENCH
@@ -107,10 +107,10 @@ def listing(root):
 
 
 def test_doctor(tree, exp, env):
-    rc, out, err = run(env, "doctor", "--sysroot", tree, exp)
+    rc, out, err = run(env, "doctor", "--root", tree, exp)
     check("doctor EXPERIMENT: the exact lines, exit 1 on a fail", rc == 1 and err == "" and
           sizes_out(out) == EXPECTED_WITH_FILE, f"exit {rc}\n{out}\n{err}")
-    rc, out, err = run(env, "doctor", "--sysroot", tree)
+    rc, out, err = run(env, "doctor", "--root", tree)
     lines = sizes_out(out).splitlines()
     check("doctor without a file: the stated defaults", rc == 1 and
           "ok    free-space-var  /var: SIZE free, needs 1.0 GiB by default; give EXPERIMENT.toml for its own"
@@ -122,7 +122,7 @@ def test_doctor(tree, exp, env):
 
 
 def test_json(tree, exp, env):
-    rc, out, err = run(env, "doctor", "--json", "--sysroot", tree, exp)
+    rc, out, err = run(env, "doctor", "--json", "--root", tree, exp)
     doc = json.loads(out)
     names = [c["check"] for c in doc["checks"]]
     check("--json: ok, checks with check/status/message/fix", rc == 1 and doc["ok"] is False and
@@ -147,7 +147,7 @@ def test_usage(tree, exp, env):
 def test_start_refuses(tree, exp, env):
     os.makedirs(f"{tree}/ostree/repo")
     before = listing(tree)
-    rc, out, err = run(env, "start", "--sysroot", tree, exp)
+    rc, out, err = run(dict(env, BOOTBENCH_TEST_HOST_ROOT=tree), "start", "--sysroot", tree, exp)
     want = ("bootbench: error: cannot start: this host fails bootbench doctor's checks:\n" +
             "\n".join(l for l in EXPECTED_WITH_FILE.splitlines() if not l.startswith("ok ")) +
             f"\nnothing was changed; 'bootbench doctor {exp}' shows every check\n")
