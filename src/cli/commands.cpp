@@ -17,6 +17,11 @@ const std::vector<Command>& commands() {
         {"plan", "FILE", "print the run order, the targets as resolved here, and the time it takes",
          {kSysroot, {"quick", Arity::flag, "scale run times down, as simulate --quick does"}},
          cmd_plan},
+        {"doctor", "[FILE]",
+         "check this host for an overnight experiment: ok / warn / fail, each with its fix",
+         {{"root", Arity::value, "read /proc, /sys, /run, /var, /boot under this folder (default /)"},
+          kJson},
+         cmd_doctor},
         {"simulate", "FILE",
          "run the whole experiment on a throwaway sandbox sysroot, with real benchmarks",
          {{"quick", Arity::flag, "scale run times down (settle 0 s, short benches)"},
@@ -73,7 +78,7 @@ namespace {
 // What an option's value is, as help shows it: `--sysroot PATH`.
 std::string value_name(const std::string& option) {
     static const std::map<std::string, std::string> names = {
-        {"sysroot", "PATH"},    {"sandbox", "DIR"},   {"results", "DIR"},      {"published", "DIR"},
+        {"sysroot", "PATH"},    {"sandbox", "DIR"},   {"root", "DIR"},   {"results", "DIR"},      {"published", "DIR"},
         {"out", "DIR"},         {"target", "NAME"},   {"baseline", "TARGET"},  {"subject", "TARGET"},
         {"exclude", "RUN_ID"},  {"title", "TEXT"},    {"out-prefix", "PATH"}};
     auto it = names.find(option);

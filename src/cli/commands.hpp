@@ -31,6 +31,7 @@ std::unique_ptr<sys::Host> host_of(const Args& args);
 
 // One function per subcommand, each in its own file.
 int cmd_plan(const Args& args);
+int cmd_doctor(const Args& args);
 int cmd_start(const Args& args);
 int cmd_resume(const Args& args);
 int cmd_status(const Args& args);

@@ -25,18 +25,4 @@ std::string quiet_plan(const core::Experiment& e) {
     }
 }
 
-std::string updaters_warning(const core::Experiment& e) {
-    std::vector<std::string> wanted = core::stop_units_of(e.conditions.stop_units);
-    try {
-        auto left = core::updaters_left_running(wanted, listed_here(wanted));
-        std::string names;
-        for (const auto& u : left)
-            names += (names.empty() ? "" : ", ") + u;
-        return left.empty() ? "" : "warning: " + names + " can stage an update during the experiment "
-                                   "(not in [conditions] stop_units); start drops a staged update it finds";
-    } catch (const Error&) {
-        return "";
-    }
-}
-
 } // namespace bootbench::cli

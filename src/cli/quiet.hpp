@@ -8,7 +8,5 @@ namespace bootbench::cli {
 
 // quiet_plan_text for this host, or why its units could not be listed.
 std::string quiet_plan(const core::Experiment& e);
-// The automatic updaters the experiment leaves running, as a warning line ("" if none).
-std::string updaters_warning(const core::Experiment& e);
 
 } // namespace bootbench::cli

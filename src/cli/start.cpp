@@ -2,8 +2,8 @@
 #include "cli/commands.hpp"
 
 #include <filesystem>
+#include "cli/doctor.hpp"
 #include "cli/experiment_file.hpp"
-#include "cli/quiet.hpp"
 #include "cli/targets.hpp"
 #include "core/error.hpp"
 #include "core/plan.hpp"
@@ -83,8 +83,11 @@ int cmd_start(const Args& args) {
     ExperimentFile f = read_experiment_file(file);
     const core::Experiment& e = f.experiment;
     auto host = sys::open_host(args.value("sysroot").value_or("/"));
-    if (!host->emulated())
+    if (!host->emulated()) { // a sandbox is not this machine: its host is not checked
         require_ostree_sysroot(args.value("sysroot").value_or("/"));
+        if (auto root = start_checks_root(args.value("sysroot").value_or("/")))
+            refuse_on_doctor_fail(*root, e, args.flag("drop-staged"));
+    }
     prepare_tools_image(e, !args.flag("dry-run"), std::cout);
     std::cout << "image digests:\n";
     nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);
@@ -97,8 +100,6 @@ int cmd_start(const Args& args) {
         throw input_error("cannot start: " + problem);
     std::cout << "targets on " << host->describe() << ":\n";
     print_resolutions(std::cout, resolve_all(host->sysroot(), e));
-    if (std::string w = updaters_warning(e); !w.empty() && !host->emulated())
-        std::cerr << "bootbench: " << w << "\n";
     if (args.flag("dry-run")) {
         print_dry_run(*host, e, targets);
         return 0;

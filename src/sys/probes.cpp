@@ -69,17 +69,9 @@ json mitigations_of(const fs::path& root) {
     return out.empty() ? json(nullptr) : out;
 }
 
-// true/false when the machine has a mains supply, null when it has none (a desktop or a VM).
 json ac_power_of(const fs::path& root) {
-    json result = nullptr;
-    for (const auto& dir : probe_dirs(root / "sys/class/power_supply", "")) {
-        if (read_probe(dir / "type") != std::optional<std::string>("Mains"))
-            continue;
-        auto online = read_probe(dir / "online");
-        if (online)
-            result = (result == true) || *online == "1";
-    }
-    return result;
+    auto online = mains_online(root);
+    return online ? json(*online) : json(nullptr);
 }
 
 json number_or_null(const std::optional<std::string>& v) {
@@ -91,6 +83,17 @@ json number_or_null(const std::optional<std::string>& v) {
 }
 
 } // namespace
+
+std::optional<bool> mains_online(const fs::path& root) {
+    std::optional<bool> result;
+    for (const auto& dir : probe_dirs(root / "sys/class/power_supply", "")) {
+        if (read_probe(dir / "type") != std::optional<std::string>("Mains"))
+            continue;
+        if (auto online = read_probe(dir / "online"))
+            result = result.value_or(false) || *online == "1";
+    }
+    return result;
+}
 
 std::optional<std::string> read_probe(const fs::path& path) {
     std::ifstream in(path);

@@ -21,6 +21,10 @@ std::vector<fs::path> probe_dirs(const fs::path& dir, const std::string& prefix)
 // CPUs in a list like "0-3,8-11"; nullopt when it does not parse.
 std::optional<int> count_cpu_list(const std::string& list);
 
+// Whether a mains supply (power_supply/*/type "Mains") is online: true when
+// any one is; nullopt when the machine reports none (a desktop or a VM).
+std::optional<bool> mains_online(const fs::path& root);
+
 // The environment keys documented in core/run_result.hpp, except the
 // temperatures (the suite adds those from its Sensors): null when absent.
 nlohmann::json probe_environment(const fs::path& root);

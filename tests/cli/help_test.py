@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 BOOTBENCH = os.path.abspath(sys.argv[1])
-COMMANDS = ["plan", "simulate", "start", "resume", "status", "abort", "run-suite", "report", "reproduce"]
+COMMANDS = ["plan", "doctor", "simulate", "start", "resume", "status", "abort", "run-suite", "report", "reproduce"]
 failures = []
 
 

@@ -1,0 +1,302 @@
+#include "core/doctor.hpp"
+
+#include "core/gate.hpp"
+#include "core/quiet.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace bootbench::core {
+
+namespace {
+
+using Checks = std::vector<DoctorCheck>;
+
+constexpr std::uint64_t kMiB = 1ull << 20;
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names)
+        s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+DoctorCheck check_ostree(const HostFacts& f) {
+    if (!f.ostree_booted)
+        return {"ostree", CheckStatus::fail,
+                "not booted from an ostree deployment (no /run/ostree-booted)",
+                "run bootbench on the Fedora Atomic, Universal Blue or bootc machine it measures; "
+                "'bootbench simulate FILE' rehearses an experiment here"};
+    if (!f.ostree_error.empty())
+        return {"ostree", CheckStatus::fail, "cannot read the booted deployment: " + f.ostree_error,
+                "check the sysroot with 'ostree admin status'"};
+    return {"ostree", CheckStatus::ok,
+            "booted " + f.booted + ", stateroot " + f.stateroot + " (every target must be in it)",
+            ""};
+}
+
+DoctorCheck check_staged(const HostFacts& f, const DoctorNeeds& n) {
+    if (!f.staged)
+        return {"staged", CheckStatus::ok, "no staged deployment waiting", ""};
+    if (n.drop_staged)
+        return {"staged", CheckStatus::warn,
+                "a staged update is waiting; start --drop-staged drops it", ""};
+    return {"staged", CheckStatus::fail,
+            "a staged update is waiting for the next boot; starting would drop it",
+            "reboot into it first, or start with --drop-staged"};
+}
+
+DoctorCheck check_sysroot(const HostFacts& f) {
+    if (!f.sysroot_readonly)
+        return {"sysroot", CheckStatus::warn, "/sysroot is not a mount point", ""};
+    if (*f.sysroot_readonly)
+        return {
+            "sysroot", CheckStatus::ok,
+            "/sysroot is read-only (other deployments are written from a private mount namespace)",
+            ""};
+    return {"sysroot", CheckStatus::warn,
+            "/sysroot is read-write: any program can change the deployments during the experiment",
+            "set sysroot.readonly=true in /ostree/repo/config (as Fedora does) and reboot"};
+}
+
+DoctorCheck check_selinux(const HostFacts& f) {
+    if (!f.selinux_enforce)
+        return {"selinux", CheckStatus::ok, "disabled (no /sys/fs/selinux)", ""};
+    if (*f.selinux_enforce == "1")
+        return {"selinux", CheckStatus::ok, "enforcing", ""};
+    return {"selinux", CheckStatus::warn,
+            "permissive: the runs are not measured as the images run normally",
+            "sudo setenforce 1 (and enforcing in /etc/selinux/config)"};
+}
+
+DoctorCheck check_space(const std::string& dir, std::optional<std::uint64_t> free_bytes,
+                        std::uint64_t need, const DoctorNeeds& n, const std::string& fix) {
+    std::string name = "free-space-" + dir.substr(1);
+    if (!free_bytes)
+        return {name, CheckStatus::warn, "cannot read the free space of " + dir, ""};
+    std::string wants =
+        format_bytes(need) + (n.have_experiment ? " for this experiment"
+                                                : " by default; give EXPERIMENT.toml for its own");
+    if (*free_bytes < need)
+        return {name, CheckStatus::fail,
+                dir + ": " + format_bytes(*free_bytes) + " free, needs " + wants, fix};
+    return {name, CheckStatus::ok, dir + ": " + format_bytes(*free_bytes) + " free, needs " + wants,
+            ""};
+}
+
+DoctorCheck check_tool(const ToolFact& t, const DoctorNeeds& n) {
+    std::string name = "tool-" + t.program;
+    if (t.found)
+        return {name, CheckStatus::ok, t.program + " found", ""};
+    CheckStatus v = t.optional || !n.have_experiment ? CheckStatus::warn : CheckStatus::fail;
+    std::string why = t.optional          ? " (its benches are skipped)"
+                      : n.have_experiment ? " (a bench needs it)"
+                                          : "";
+    return {name, v, t.program + " not found" + why,
+            t.install +
+                "; on Fedora Atomic set [tools] image instead (layering makes a new deployment)"};
+}
+
+DoctorCheck check_tools_image(const HostFacts& f, const DoctorNeeds& n) {
+    if (!f.podman)
+        return {"tools-image", CheckStatus::fail,
+                "podman not found; [tools] image " + n.tools_image + " needs it",
+                "install podman (Fedora Atomic images ship it), or set [tools] image = \"host\""};
+    if (!f.tools_image_error.empty())
+        return {"tools-image", CheckStatus::warn, f.tools_image_error + " (start pulls it)",
+                "podman pull " + n.tools_image + " (or podman build -t " + n.tools_image + " ...)"};
+    return {"tools-image", CheckStatus::ok, n.tools_image + " is in podman's local store", ""};
+}
+
+void add_tools(Checks& out, const HostFacts& f, const DoctorNeeds& n) {
+    if (!n.tools_image.empty()) {
+        out.push_back(check_tools_image(f, n));
+        return;
+    }
+    for (const auto& t : f.tools)
+        out.push_back(check_tool(t, n));
+}
+
+DoctorCheck check_temperature(const HostFacts& f) {
+    if (f.temp_sensor)
+        return {"temperature", CheckStatus::ok, *f.temp_sensor, ""};
+    return {
+        "temperature", CheckStatus::warn,
+        "no CPU temperature sensor (hwmon k10temp, zenpower, coretemp; thermal zones x86_pkg_temp, "
+        "acpitz): runs start without waiting to cool",
+        "load the sensor's driver (modprobe k10temp, or coretemp on Intel)"};
+}
+
+bool available(const HostFacts& f, const std::string& governor) {
+    return std::find(f.available_governors.begin(), f.available_governors.end(), governor) !=
+           f.available_governors.end();
+}
+
+DoctorCheck check_governor(const HostFacts& f, const DoctorNeeds& n) {
+    const std::string& want = n.conditions.governor;
+    GateDecision d = decide_governor(n.conditions, f.governors);
+    std::string found = f.governors.empty() ? "no cpufreq" : d.record.found;
+    if (want.empty())
+        return {"governor", CheckStatus::ok, found + " (the experiment does not ask for one)", ""};
+    if (f.governors.empty())
+        return {"governor", CheckStatus::warn, d.record.detail, ""};
+    if (!f.available_governors.empty() && !available(f, want))
+        return {"governor", CheckStatus::fail,
+                want + " is not an available governor (" + joined(f.available_governors) + ")",
+                "set [conditions] governor to one of them"};
+    if (d.action == GateAction::fail)
+        return {"governor", CheckStatus::warn,
+                found + " on this boot, the experiment wants " + want,
+                d.record.detail.substr(d.record.detail.find(": ") + 2)};
+    return {"governor", CheckStatus::ok,
+            found + (d.action == GateAction::set ? ", set to " + want + " for each suite" : ""),
+            ""};
+}
+
+DoctorCheck check_ac(const HostFacts& f) {
+    if (!f.ac_online)
+        return {"ac-power", CheckStatus::ok,
+                "no mains supply reported (a desktop or a virtual machine)", ""};
+    if (*f.ac_online)
+        return {"ac-power", CheckStatus::ok, "on mains power", ""};
+    return {"ac-power", CheckStatus::fail,
+            "on battery: it runs out before the night does, and battery power limits change the "
+            "numbers",
+            "plug in the charger"};
+}
+
+DoctorCheck check_sched_ext(const HostFacts& f, const DoctorNeeds& n) {
+    GateDecision d = decide_sched_ext(n.conditions, f.sched_ext_state, f.sched_ext_ops);
+    if (n.conditions.sched_ext.empty())
+        return {"sched_ext", CheckStatus::ok, d.record.found + " (the experiment does not ask)",
+                ""};
+    if (d.action == GateAction::run)
+        return {"sched_ext", CheckStatus::ok, d.record.found + ", as the experiment asks", ""};
+    return {"sched_ext", CheckStatus::warn,
+            d.record.found + " on this boot, the experiment wants " + n.conditions.sched_ext,
+            d.record.detail};
+}
+
+DoctorCheck check_updaters(const HostFacts& f, const DoctorNeeds& n) {
+    if (!f.units_error.empty())
+        return {"update-timers", CheckStatus::warn,
+                "cannot list this host's units: " + f.units_error, ""};
+    std::vector<std::string> stopped = stop_units_of(n.conditions.stop_units);
+    auto left = updaters_left_running(stopped, f.unit_files);
+    if (!left.empty())
+        return {"update-timers", CheckStatus::warn,
+                joined(left) +
+                    " can stage an update during the experiment (not in [conditions] stop_units)",
+                "add them to [conditions] stop_units (each boot masks them until the next), or "
+                "sudo systemctl disable --now " +
+                    joined(left)};
+    auto present = presence_of(automatic_updaters(), f.unit_files).present;
+    return {"update-timers", CheckStatus::ok,
+            present.empty() ? "no automatic-update timer on this host"
+                            : joined(present) + " stopped at each boot (stop_units)",
+            ""};
+}
+
+std::string padded(std::string s, size_t width) {
+    s.resize(std::max(width, s.size() + 1), ' ');
+    return s;
+}
+
+std::string check_line(const DoctorCheck& c) {
+    std::string s = padded(to_string(c.status), 6) + padded(c.name, 16) + c.message + "\n";
+    if (!c.fix.empty())
+        s += std::string(22, ' ') + "fix: " + c.fix + "\n";
+    return s;
+}
+
+} // namespace
+
+const char* to_string(CheckStatus v) {
+    switch (v) {
+    case CheckStatus::ok:
+        return "ok";
+    case CheckStatus::warn:
+        return "warn";
+    case CheckStatus::fail:
+        return "fail";
+    }
+    return "fail";
+}
+
+DoctorNeeds default_needs() {
+    return DoctorNeeds{};
+}
+
+DoctorNeeds needs_of(const Experiment& e) {
+    DoctorNeeds n;
+    n.have_experiment = true;
+    std::uint64_t bench_runs =
+        static_cast<std::uint64_t>(e.runs) * e.targets.size() * e.benches.size();
+    n.var_bytes = 512 * kMiB + bench_runs * 16 * kMiB;
+    auto with_kargs = std::count_if(e.targets.begin(), e.targets.end(),
+                                    [](const Target& t) { return !t.kargs.empty(); });
+    n.boot_bytes = 64 * kMiB + static_cast<std::uint64_t>(with_kargs) * 256 * kMiB;
+    n.tools_image = e.tools_image == "host" ? "" : e.tools_image;
+    n.conditions = e.conditions;
+    return n;
+}
+
+std::vector<DoctorCheck> doctor_checks(const HostFacts& f, const DoctorNeeds& n) {
+    Checks out{check_ostree(f)};
+    if (f.ostree_booted && f.ostree_error.empty())
+        out.insert(out.end(), {check_staged(f, n), check_sysroot(f)});
+    out.push_back(check_selinux(f));
+    out.push_back(
+        check_space("/var", f.var_free, n.var_bytes, n,
+                    "free space in /var (podman image prune; journalctl --vacuum-size=200M)"));
+    out.push_back(check_space(
+        "/boot", f.boot_free, n.boot_bytes, n,
+        "remove old deployments (sudo rpm-ostree cleanup -r, or ostree admin undeploy)"));
+    add_tools(out, f, n);
+    out.insert(out.end(), {check_temperature(f), check_governor(f, n), check_ac(f),
+                           check_sched_ext(f, n), check_updaters(f, n)});
+    return out;
+}
+
+bool any_fail(const std::vector<DoctorCheck>& checks) {
+    return std::any_of(checks.begin(), checks.end(),
+                       [](const DoctorCheck& c) { return c.status == CheckStatus::fail; });
+}
+
+std::string doctor_text(const std::vector<DoctorCheck>& checks) {
+    std::string s;
+    for (const auto& c : checks)
+        s += check_line(c);
+    return s;
+}
+
+std::string doctor_problems_text(const std::vector<DoctorCheck>& checks) {
+    std::string s;
+    for (const auto& c : checks)
+        if (c.status != CheckStatus::ok)
+            s += check_line(c);
+    return s;
+}
+
+std::string doctor_json(const std::vector<DoctorCheck>& checks) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& c : checks)
+        list.push_back({{"check", c.name},
+                        {"status", to_string(c.status)},
+                        {"message", c.message},
+                        {"fix", c.fix}});
+    nlohmann::json out = {{"ok", !any_fail(checks)}, {"checks", list}};
+    return out.dump(2) + "\n";
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+    char buf[32];
+    if (bytes >= (1ull << 30))
+        std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
+    else
+        std::snprintf(buf, sizeof buf, "%llu MiB", static_cast<unsigned long long>(bytes / kMiB));
+    return buf;
+}
+
+} // namespace bootbench::core

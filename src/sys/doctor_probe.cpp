@@ -1,0 +1,158 @@
+#include "sys/doctor_probe.hpp"
+
+#include "core/error.hpp"
+#include "core/quiet.hpp"
+#include "sys/bench_command.hpp"
+#include "sys/booted_deployment.hpp"
+#include "sys/probes.hpp"
+#include "sys/sensors.hpp"
+#include "sys/subprocess.hpp"
+#include "sys/sysroot.hpp"
+#include "sys/tools_image.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/statvfs.h>
+
+namespace bootbench::sys {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::uint64_t> free_bytes(const fs::path& dir) {
+    struct statvfs st {};
+    if (statvfs(dir.c_str(), &st) != 0)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
+}
+
+bool has_option(const std::string& options, const std::string& wanted) {
+    std::istringstream in(options);
+    std::string o;
+    while (std::getline(in, o, ','))
+        if (o == wanted)
+            return true;
+    return false;
+}
+
+void probe_ostree(const fs::path& root, core::HostFacts& f) {
+    std::error_code ec;
+    f.ostree_booted = fs::exists(root / "run/ostree-booted", ec);
+    if (!f.ostree_booted)
+        return;
+    try {
+        core::DeploymentRecord d = booted_deployment(root);
+        f.stateroot = d.stateroot;
+        f.booted = d.stateroot + " " + d.checksum.substr(0, 12) + "." + std::to_string(d.serial) +
+                   (d.origin.empty() ? "" : " (" + d.origin + ")");
+        if (d.checksum.empty())
+            f.ostree_error = "libostree finds no booted deployment in " + root.string();
+        else
+            f.staged = Sysroot(root).has_staged();
+    } catch (const Error& e) {
+        f.ostree_error = e.what();
+    }
+}
+
+void probe_sensors(const fs::path& root, core::HostFacts& f) {
+    SysfsSensors sensors(root);
+    if (auto t = sensors.cpu_temperature()) {
+        char c[32];
+        std::snprintf(c, sizeof c, "%.1f", t->celsius);
+        f.temp_sensor = t->sensor + " at " + c + " C";
+    }
+    f.governors = sensors.governors();
+    if (f.governors.empty())
+        return;
+    fs::path first = root / "sys/devices/system/cpu/cpufreq" / f.governors.begin()->first;
+    std::istringstream names(read_probe(first / "scaling_available_governors").value_or(""));
+    for (std::string g; names >> g;)
+        f.available_governors.push_back(g);
+}
+
+void probe_tools(const core::Experiment* e, const core::DoctorNeeds& n, core::HostFacts& f) {
+    if (n.tools_image.empty()) {
+        f.tools = host_tools(e);
+        return;
+    }
+    f.podman = find_program("podman").has_value();
+    if (!f.podman)
+        return;
+    try {
+        resolve_tools_image(n.tools_image);
+    } catch (const Error& err) {
+        f.tools_image_error = err.what();
+    }
+}
+
+void probe_units(UnitControl& units, const core::DoctorNeeds& n, core::HostFacts& f) {
+    std::vector<std::string> ask = core::stop_units_of(n.conditions.stop_units);
+    for (const auto& u : core::automatic_updaters()) // once each, even when also a stop unit
+        if (std::find(ask.begin(), ask.end(), u) == ask.end())
+            ask.push_back(u);
+    try {
+        f.unit_files = units.listed(ask);
+    } catch (const Error& e) {
+        f.units_error = e.what();
+    }
+}
+
+void add_tool(std::vector<core::ToolFact>& out, const ToolInfo& t) {
+    for (const auto& have : out)
+        if (have.program == t.program)
+            return;
+    out.push_back(
+        {t.program, find_program(t.program).has_value(), t.optional, not_installed_message(t)});
+}
+
+} // namespace
+
+std::optional<bool> sysroot_readonly(const fs::path& root) {
+    std::ifstream in(root / "proc/self/mounts");
+    std::optional<bool> readonly;
+    std::string dev, dir, type, options;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        if (fields >> dev >> dir >> type >> options && dir == "/sysroot")
+            readonly = has_option(options, "ro");
+    }
+    return readonly;
+}
+
+std::vector<core::ToolFact> host_tools(const core::Experiment* e) {
+    std::vector<core::ToolFact> out;
+    if (e) {
+        for (const auto& b : e->benches)
+            if (auto t = tool_for(b.kind))
+                add_tool(out, *t);
+    } else {
+        for (auto kind : {core::BenchKind::perf_sched_pipe, core::BenchKind::sysbench_threads,
+                          core::BenchKind::schbench})
+            add_tool(out, *tool_for(kind));
+    }
+    if (!e || e->load.kind != core::Load::Kind::none)
+        add_tool(out, {"stress-ng", "stress-ng", "stress-ng", false});
+    return out;
+}
+
+core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
+                           const core::Experiment* experiment, UnitControl& units) {
+    core::HostFacts f;
+    probe_ostree(root, f);
+    f.sysroot_readonly = sysroot_readonly(root);
+    f.selinux_enforce = read_probe(root / "sys/fs/selinux/enforce");
+    f.var_free = free_bytes(root / "var");
+    f.boot_free = free_bytes(root / "boot");
+    probe_tools(experiment, needs, f);
+    probe_sensors(root, f);
+    f.ac_online = mains_online(root);
+    f.sched_ext_state = read_probe(root / "sys/kernel/sched_ext/state");
+    f.sched_ext_ops = read_probe(root / "sys/kernel/sched_ext/root/ops");
+    probe_units(units, needs, f);
+    return f;
+}
+
+} // namespace bootbench::sys

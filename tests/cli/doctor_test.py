@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""`bootbench doctor` and start's refusal, on fake /proc, /sys and /run trees
+(doctor --root TREE; start with BOOTBENCH_TEST_HOST_ROOT=TREE) with a PATH of stand-in tools: the exact lines a user reads,
+the --json shape, exit codes, and that start changes nothing on a fail.
+
+    doctor_test.py BOOTBENCH
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BOOTBENCH = os.path.abspath(sys.argv[1])
+failures = []
+
+EXPERIMENT = """[experiment]
+name = "dr"
+runs = 1
+baseline = "a"
+[[target]]
+name = "a"
+deployment = 0
+[[target]]
+name = "b"
+deployment = 1
+[[bench]]
+kind = "perf-sched-pipe"
+[[bench]]
+kind = "sysbench-threads"
+[load]
+cpu_workers = 0
+[conditions]
+governor = "performance"
+sched_ext = "disabled"
+stop_units = ["uupd.timer"]
+"""
+
+FIX = " " * 22 + "fix: "
+EXPECTED_WITH_FILE = f"""fail  ostree          not booted from an ostree deployment (no /run/ostree-booted)
+{FIX}run bootbench on the Fedora Atomic, Universal Blue or bootc machine it measures; 'bootbench simulate FILE' rehearses an experiment here
+ok    selinux         disabled (no /sys/fs/selinux)
+ok    free-space-var  /var: SIZE free, needs 576 MiB for this experiment
+ok    free-space-boot /boot: SIZE free, needs 64 MiB for this experiment
+ok    tool-perf       perf found
+fail  tool-sysbench   sysbench not found (a bench needs it)
+{FIX}sysbench is not installed: install it with 'apt install sysbench' (Debian) or 'dnf install sysbench' (Fedora); on Fedora Atomic set [tools] image instead (layering makes a new deployment)
+ok    temperature     hwmon k10temp Tctl at 45.0 C
+warn  governor        powersave on this boot, the experiment wants performance
+{FIX}set it before the run (cpupower frequency-set -g performance) or set [conditions] set_governor = true
+fail  ac-power        on battery: it runs out before the night does, and battery power limits change the numbers
+{FIX}plug in the charger
+ok    sched_ext       disabled, as the experiment asks
+warn  update-timers   rpm-ostreed-automatic.timer can stage an update during the experiment (not in [conditions] stop_units)
+{FIX}add them to [conditions] stop_units (each boot masks them until the next), or sudo systemctl disable --now rpm-ostreed-automatic.timer
+"""
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def fake_tree(root):
+    """A laptop on battery, k10temp, one cpufreq policy, sched_ext, two update timers."""
+    for d in ("var", "boot"):
+        os.makedirs(f"{root}/{d}")
+    write(f"{root}/proc/self/mounts", "/dev/vda3 / ext4 rw 0 0\n")
+    write(f"{root}/sys/class/power_supply/AC/type", "Mains\n")
+    write(f"{root}/sys/class/power_supply/AC/online", "0\n")
+    write(f"{root}/sys/class/hwmon/hwmon0/name", "k10temp\n")
+    write(f"{root}/sys/class/hwmon/hwmon0/temp1_label", "Tctl\n")
+    write(f"{root}/sys/class/hwmon/hwmon0/temp1_input", "45000\n")
+    policy = f"{root}/sys/devices/system/cpu/cpufreq/policy0"
+    write(f"{policy}/scaling_governor", "powersave\n")
+    write(f"{policy}/scaling_available_governors", "performance powersave\n")
+    write(f"{root}/sys/kernel/sched_ext/state", "disabled\n")
+    write(f"{root}/run/units-installed", "uupd.timer\nrpm-ostreed-automatic.timer\n")
+
+
+def stand_in_tools(bindir):
+    os.makedirs(bindir)
+    write(f"{bindir}/perf", "#!/bin/sh\nexit 0\n")
+    os.chmod(f"{bindir}/perf", 0o755)
+
+
+def run(env, *args):
+    p = subprocess.run([BOOTBENCH, *args], capture_output=True, text=True, timeout=60, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def sizes_out(text):
+    return re.sub(r"\d+(\.\d)? (GiB|MiB) free", "SIZE free", text)
+
+
+def check(name, ok, detail=""):
+    print(("ok: " if ok else "FAIL: ") + name)
+    if not ok:
+        failures.append(name)
+        print("   ", detail.replace("\n", "\n    "))
+
+
+def listing(root):
+    return sorted(os.path.join(d, n) for d, dirs, files in os.walk(root) for n in dirs + files)
+
+
+def test_doctor(tree, exp, env):
+    rc, out, err = run(env, "doctor", "--root", tree, exp)
+    check("doctor EXPERIMENT: the exact lines, exit 1 on a fail", rc == 1 and err == "" and
+          sizes_out(out) == EXPECTED_WITH_FILE, f"exit {rc}\n{out}\n{err}")
+    rc, out, err = run(env, "doctor", "--root", tree)
+    lines = sizes_out(out).splitlines()
+    check("doctor without a file: the stated defaults", rc == 1 and
+          "ok    free-space-var  /var: SIZE free, needs 1.0 GiB by default; give EXPERIMENT.toml for its own"
+          in lines and "warn  tool-sysbench   sysbench not found" in lines and
+          "warn  tool-schbench   schbench not found (its benches are skipped)" in lines and
+          "warn  tool-stress-ng  stress-ng not found" in lines and
+          "ok    governor        powersave (the experiment does not ask for one)" in lines,
+          f"exit {rc}\n{out}\n{err}")
+
+
+def test_json(tree, exp, env):
+    rc, out, err = run(env, "doctor", "--json", "--root", tree, exp)
+    doc = json.loads(out)
+    names = [c["check"] for c in doc["checks"]]
+    check("--json: ok, checks with check/status/message/fix", rc == 1 and doc["ok"] is False and
+          all(sorted(c) == ["check", "fix", "message", "status"] for c in doc["checks"]) and
+          names == ["ostree", "selinux", "free-space-var", "free-space-boot", "tool-perf", "tool-sysbench",
+                    "temperature", "governor", "ac-power", "sched_ext", "update-timers"] and
+          doc["checks"][8] == {"check": "ac-power", "status": "fail", "message": "on battery: it runs out "
+                               "before the night does, and battery power limits change the numbers",
+                               "fix": "plug in the charger"}, f"exit {rc}\n{out}\n{err}")
+
+
+def test_usage(tree, exp, env):
+    for args in (["doctor", exp, exp], ["doctor", "--bogus"], ["doctor", f"{tree}/missing.toml"]):
+        rc, out, err = run(env, *args)
+        check(f"{' '.join(args[1:2])}...: bad arguments exit 2", rc == 2 and err.startswith("bootbench: error: "),
+              f"exit {rc}\n{out}\n{err}")
+    rc, out, err = run(env, "doctor", "a", "b")
+    check("two files: the usage error", err == "bootbench: error: bootbench doctor: expected at most one "
+          "experiment file (see 'bootbench help doctor')\n", err)
+
+
+def test_start_refuses(tree, exp, env):
+    os.makedirs(f"{tree}/ostree/repo")
+    before = listing(tree)
+    rc, out, err = run(dict(env, BOOTBENCH_TEST_HOST_ROOT=tree), "start", "--sysroot", tree, exp)
+    want = ("bootbench: error: cannot start: this host fails bootbench doctor's checks:\n" +
+            "\n".join(l for l in EXPECTED_WITH_FILE.splitlines() if not l.startswith("ok ")) +
+            f"\nnothing was changed; 'bootbench doctor {exp}' shows every check\n")
+    check("start refuses with the lines that are not ok, exit 1", rc == 1 and out == "" and err == want,
+          f"exit {rc}\nstdout:\n{out}\nstderr:\n{err}\nwanted:\n{want}")
+    check("start changed nothing in the tree", listing(tree) == before, f"{before}\n{listing(tree)}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        tree, exp = f"{tmp}/tree", f"{tmp}/dr.toml"
+        fake_tree(tree)
+        write(exp, EXPERIMENT)
+        stand_in_tools(f"{tmp}/bin")
+        env = dict(os.environ, PATH=f"{tmp}/bin", BOOTBENCH_REGISTRY_URL="http://127.0.0.1:9")
+        test_doctor(tree, exp, env)
+        test_json(tree, exp, env)
+        test_usage(tree, exp, env)
+        test_start_refuses(tree, exp, env)
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

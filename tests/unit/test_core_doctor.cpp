@@ -1,0 +1,259 @@
+#include "catch.hpp"
+
+#include "core/doctor.hpp"
+#include "core/experiment.hpp"
+
+#include <nlohmann/json.hpp>
+
+using namespace bootbench;
+using namespace bootbench::core;
+
+namespace {
+
+const char* kBase = R"([experiment]
+name = "d"
+runs = 4
+baseline = "a"
+[[target]]
+name = "a"
+deployment = 0
+[[target]]
+name = "b"
+deployment = 1
+kargs = ["mitigations=off"]
+[[bench]]
+kind = "perf-sched-pipe"
+[[bench]]
+kind = "schbench"
+)";
+
+constexpr std::uint64_t kGiB = 1ull << 30;
+
+// A host that passes every check.
+HostFacts good() {
+    HostFacts f;
+    f.ostree_booted = true;
+    f.stateroot = "fedora";
+    f.booted = "fedora 1a2b3c4d5e6f.0 (ostree-image-signed:docker://ghcr.io/x/y:stable)";
+    f.sysroot_readonly = true;
+    f.selinux_enforce = "1";
+    f.var_free = 50 * kGiB;
+    f.boot_free = kGiB;
+    f.tools = {{"perf", true, false, "install perf"}};
+    f.temp_sensor = "hwmon k10temp Tctl at 41.0 C";
+    f.governors = {{"policy0", "performance"}};
+    f.available_governors = {"performance", "powersave"};
+    f.ac_online = true;
+    f.sched_ext_state = "disabled";
+    f.unit_files = {"uupd.timer"};
+    return f;
+}
+
+const DoctorCheck& find(const std::vector<DoctorCheck>& checks, const std::string& name) {
+    for (const auto& c : checks)
+        if (c.name == name)
+            return c;
+    FAIL("no check named " << name);
+    return checks.front();
+}
+
+DoctorCheck one(const HostFacts& f, const std::string& name,
+                const DoctorNeeds& n = default_needs()) {
+    return find(doctor_checks(f, n), name);
+}
+
+DoctorNeeds wanting(const std::string& key, const std::string& value) {
+    return needs_of(parse_experiment(
+        std::string(kBase) + "[conditions]\n" + key + " = \"" + value + "\"\n", "d.toml"));
+}
+
+} // namespace
+
+TEST_CASE("doctor: a good host is ok on every line, in a fixed order", "[doctor]") {
+    auto checks = doctor_checks(good(), default_needs());
+    std::vector<std::string> names;
+    for (const auto& c : checks) {
+        names.push_back(c.name);
+        CHECK(c.status == CheckStatus::ok);
+        CHECK(c.fix.empty());
+    }
+    CHECK(names == std::vector<std::string>{"ostree", "staged", "sysroot", "selinux",
+                                            "free-space-var", "free-space-boot", "tool-perf",
+                                            "temperature", "governor", "ac-power", "sched_ext",
+                                            "update-timers"});
+    CHECK_FALSE(any_fail(checks));
+    CHECK(checks[0].message ==
+          "booted fedora 1a2b3c4d5e6f.0 (ostree-image-signed:docker://ghcr.io/x/y:stable), "
+          "stateroot fedora (every target must be in it)");
+}
+
+TEST_CASE("doctor: not booted from ostree is a fail with the fix, and no ostree-only lines",
+          "[doctor]") {
+    HostFacts f = good();
+    f.ostree_booted = false;
+    auto checks = doctor_checks(f, default_needs());
+    CHECK(any_fail(checks));
+    CHECK(doctor_text({checks[0]}) ==
+          "fail  ostree          not booted from an ostree deployment (no /run/ostree-booted)\n"
+          "                      fix: run bootbench on the Fedora Atomic, Universal Blue or bootc "
+          "machine it "
+          "measures; 'bootbench simulate FILE' rehearses an experiment here\n");
+    CHECK(checks[1].name == "selinux");
+    f.ostree_booted = true;
+    f.ostree_error = "opendir(ostree/repo): No such file";
+    CHECK(one(f, "ostree").status == CheckStatus::fail);
+    CHECK(one(f, "ostree").message ==
+          "cannot read the booted deployment: opendir(ostree/repo): No such file");
+}
+
+TEST_CASE("doctor: a staged update fails, unless start drops it", "[doctor]") {
+    HostFacts f = good();
+    f.staged = true;
+    CHECK(one(f, "staged").status == CheckStatus::fail);
+    CHECK(one(f, "staged").fix == "reboot into it first, or start with --drop-staged");
+    DoctorNeeds n = default_needs();
+    n.drop_staged = true;
+    CHECK(one(f, "staged", n).status == CheckStatus::warn);
+}
+
+TEST_CASE("doctor: /sysroot read-write or unmounted and SELinux permissive warn", "[doctor]") {
+    HostFacts f = good();
+    f.sysroot_readonly = false;
+    CHECK(one(f, "sysroot").status == CheckStatus::warn);
+    f.sysroot_readonly.reset();
+    CHECK(one(f, "sysroot").message == "/sysroot is not a mount point");
+    f.selinux_enforce = "0";
+    CHECK(one(f, "selinux").status == CheckStatus::warn);
+    CHECK(one(f, "selinux").fix == "sudo setenforce 1 (and enforcing in /etc/selinux/config)");
+    f.selinux_enforce.reset();
+    CHECK(one(f, "selinux").status == CheckStatus::ok);
+    CHECK(one(f, "selinux").message == "disabled (no /sys/fs/selinux)");
+}
+
+TEST_CASE("doctor: free space against the stated default and the experiment's needs", "[doctor]") {
+    HostFacts f = good();
+    f.var_free = (1ull << 30) - 1;
+    CHECK(one(f, "free-space-var").status == CheckStatus::fail);
+    CHECK(one(f, "free-space-var").message ==
+          "/var: 1023 MiB free, needs 1.0 GiB by default; give EXPERIMENT.toml for its own");
+    f.var_free = 1ull << 30;
+    CHECK(one(f, "free-space-var").status == CheckStatus::ok);
+    // 4 runs x 2 targets x 2 benches x 16 MiB + 512 MiB; /boot: 64 MiB + 256 MiB for b's kargs
+    DoctorNeeds n = needs_of(parse_experiment(kBase, "d.toml"));
+    CHECK(n.var_bytes == (512 + 256) * (1ull << 20));
+    CHECK(n.boot_bytes == 320 * (1ull << 20));
+    f.boot_free = 319 * (1ull << 20);
+    CHECK(one(f, "free-space-boot", n).status == CheckStatus::fail);
+    CHECK(one(f, "free-space-boot", n).message ==
+          "/boot: 319 MiB free, needs 320 MiB for this experiment");
+    f.boot_free.reset();
+    CHECK(one(f, "free-space-boot", n).status == CheckStatus::warn);
+}
+
+TEST_CASE("doctor: a missing host tool fails when a bench needs it, warns otherwise", "[doctor]") {
+    HostFacts f = good();
+    f.tools = {{"perf", false, false, "install perf"}, {"schbench", false, true, "build schbench"}};
+    DoctorNeeds n = needs_of(parse_experiment(kBase, "d.toml"));
+    CHECK(one(f, "tool-perf", n).status == CheckStatus::fail);
+    CHECK(one(f, "tool-perf", n).message == "perf not found (a bench needs it)");
+    CHECK(one(f, "tool-perf", n).fix == "install perf; on Fedora Atomic set [tools] image instead "
+                                        "(layering makes a new deployment)");
+    CHECK(one(f, "tool-schbench", n).status == CheckStatus::warn);
+    CHECK(one(f, "tool-perf").status == CheckStatus::warn); // no experiment: it may not be needed
+}
+
+TEST_CASE("doctor: a tools image needs podman; an image not pulled yet is pulled by start",
+          "[doctor]") {
+    HostFacts f = good();
+    DoctorNeeds n = needs_of(
+        parse_experiment(std::string(kBase) + "[tools]\nimage = \"localhost/t:1\"\n", "d.toml"));
+    CHECK(one(f, "tools-image", n).status == CheckStatus::fail);
+    CHECK(one(f, "tools-image", n).message ==
+          "podman not found; [tools] image localhost/t:1 needs it");
+    f.podman = true;
+    CHECK(one(f, "tools-image", n).status == CheckStatus::ok);
+    f.tools_image_error = "localhost/t:1 is not in podman's local store";
+    CHECK(one(f, "tools-image", n).status == CheckStatus::warn);
+    CHECK(one(f, "tools-image", n).fix ==
+          "podman pull localhost/t:1 (or podman build -t localhost/t:1 ...)");
+    for (const auto& c : doctor_checks(f, n))
+        CHECK(c.name.rfind("tool-", 0) != 0); // no host tool lines with an image
+}
+
+TEST_CASE("doctor: no temperature sensor warns", "[doctor]") {
+    HostFacts f = good();
+    f.temp_sensor.reset();
+    CHECK(one(f, "temperature").status == CheckStatus::warn);
+    CHECK(one(f, "temperature").fix ==
+          "load the sensor's driver (modprobe k10temp, or coretemp on Intel)");
+}
+
+TEST_CASE("doctor: governor control", "[doctor]") {
+    HostFacts f = good();
+    f.governors = {{"policy0", "powersave"}};
+    CHECK(one(f, "governor").status == CheckStatus::ok); // no governor asked
+    DoctorNeeds n = wanting("governor", "performance");
+    CHECK(one(f, "governor", n).status == CheckStatus::warn);
+    CHECK(one(f, "governor", n).fix == "set it before the run (cpupower frequency-set -g "
+                                       "performance) or set [conditions] set_governor = true");
+    f.available_governors = {"powersave", "schedutil"};
+    CHECK(one(f, "governor", n).status == CheckStatus::fail);
+    CHECK(one(f, "governor", n).message ==
+          "performance is not an available governor (powersave, schedutil)");
+    f.governors.clear();
+    CHECK(one(f, "governor", n).status == CheckStatus::warn);
+}
+
+TEST_CASE("doctor: on battery fails, no mains supply (desktop, VM) is ok", "[doctor]") {
+    HostFacts f = good();
+    f.ac_online = false;
+    CHECK(one(f, "ac-power").status == CheckStatus::fail);
+    CHECK(one(f, "ac-power").fix == "plug in the charger");
+    f.ac_online.reset();
+    CHECK(one(f, "ac-power").status == CheckStatus::ok);
+}
+
+TEST_CASE("doctor: sched_ext is informative unless the experiment asks", "[doctor]") {
+    HostFacts f = good();
+    f.sched_ext_state = "enabled";
+    f.sched_ext_ops = "scx_lavd";
+    CHECK(one(f, "sched_ext").status == CheckStatus::ok);
+    CHECK(one(f, "sched_ext").message == "enabled (scx_lavd) (the experiment does not ask)");
+    DoctorNeeds n = wanting("sched_ext", "disabled");
+    CHECK(one(f, "sched_ext", n).status == CheckStatus::warn);
+    CHECK(one(f, "sched_ext", n).fix == "a sched_ext scheduler is running: stop it (e.g. systemctl "
+                                        "stop scx_loader) or set [conditions] "
+                                        "sched_ext = \"enabled\"");
+    f.sched_ext_state.reset();
+    CHECK(one(f, "sched_ext", n).status == CheckStatus::ok);
+}
+
+TEST_CASE("doctor: update timers the experiment leaves running warn", "[doctor]") {
+    HostFacts f = good();
+    f.unit_files = {"uupd.timer", "rpm-ostreed-automatic.timer"};
+    CHECK(one(f, "update-timers").message ==
+          "uupd.timer, rpm-ostreed-automatic.timer stopped at each boot (stop_units)");
+    DoctorNeeds n = wanting("governor", "");
+    n.conditions.stop_units = std::vector<std::string>{"uupd.timer"};
+    CHECK(one(f, "update-timers", n).status == CheckStatus::warn);
+    CHECK(one(f, "update-timers", n).message ==
+          "rpm-ostreed-automatic.timer can stage an update during the experiment (not in "
+          "[conditions] stop_units)");
+    f.units_error = "cannot run systemctl";
+    CHECK(one(f, "update-timers", n).status == CheckStatus::warn);
+}
+
+TEST_CASE("doctor --json: stable keys, ok false on a fail", "[doctor]") {
+    HostFacts f = good();
+    f.ac_online = false;
+    auto j = nlohmann::json::parse(doctor_json(doctor_checks(f, default_needs())));
+    CHECK(j["ok"] == false);
+    REQUIRE(j["checks"].size() == 12);
+    CHECK(j["checks"][9] ==
+          nlohmann::json{{"check", "ac-power"},
+                         {"status", "fail"},
+                         {"message", "on battery: it runs out before the night does, and "
+                                     "battery power limits change the numbers"},
+                         {"fix", "plug in the charger"}});
+    CHECK(doctor_problems_text(doctor_checks(good(), default_needs())).empty());
+}
