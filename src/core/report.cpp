@@ -301,6 +301,16 @@ void flag_outliers(Report& report) {
         }
 }
 
+// Every included run with a canary, and a warning that says what happened.
+void note_canaries(Report& report, const std::vector<const RunResult*>& included) {
+    for (const RunResult* r : included)
+        if (r->canaries)
+            if (std::string text = canary_text(*r->canaries); !text.empty())
+                report.canaries.push_back({r->run_id, r->target, text});
+    for (const auto& c : report.canaries)
+        report.warnings.push_back("run " + c.run + ": " + c.text);
+}
+
 void check_common_metric(const Report& report) {
     for (const auto& m : report.metrics)
         if (m.comparison)
@@ -327,6 +337,13 @@ const MetricTarget* MetricReport::find(const std::string& target) const {
     for (const auto& t : targets)
         if (t.target == target)
             return &t;
+    return nullptr;
+}
+
+const RunCanary* Report::find_canary(const std::string& run) const {
+    for (const auto& c : canaries)
+        if (c.run == run)
+            return &c;
     return nullptr;
 }
 
@@ -395,6 +412,7 @@ Report build_report(const ReportInput& in) {
             report.warnings.push_back(t.name + " measured " + std::to_string(t.images.size()) +
                                       " different images (the tag moved during the experiment): " +
                                       images_text(t));
+    note_canaries(report, included);
     return report;
 }
 
