@@ -122,17 +122,19 @@ std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
     return included;
 }
 
-// Catalog order first (the order readers know), then the others by key.
+// The catalog's bench metrics first (the order readers know), then the
+// others by key, then the system's own figures (memory, processes).
 std::vector<std::string> metric_keys(const std::vector<const RunResult*>& runs) {
     std::set<std::string> seen;
     for (const RunResult* r : runs)
         for (const auto& m : r->metrics)
             seen.insert(m.key);
-    std::vector<std::string> keys;
+    std::vector<std::string> keys, system;
     for (const auto& info : metric_catalog())
         if (seen.erase(info.key))
-            keys.push_back(info.key);
+            (info.from == MetricFrom::system ? system : keys).push_back(info.key);
     keys.insert(keys.end(), seen.begin(), seen.end());
+    keys.insert(keys.end(), system.begin(), system.end());
     return keys;
 }
 

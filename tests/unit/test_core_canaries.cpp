@@ -152,3 +152,17 @@ TEST_CASE("report: quiet runs give no canary, no mark and no canaries key") {
     CHECK(render_markdown(r, "report.svg").find("(~)") == std::string::npos);
     CHECK_FALSE(nlohmann::json::parse(render_json(r)).contains("canaries"));
 }
+
+TEST_CASE("report: the system's figures come after every bench's metrics") {
+    ReportInput in = with_canary(Canaries{});
+    for (auto& r : in.runs) {
+        r.metrics.insert(r.metrics.begin(), {"mem_used_mib", 4000, "MiB", Better::lower, "system"});
+        r.metrics.push_back({"work_energy_j", 2, "J", Better::lower, "work"});
+    }
+    Report r = build_report(in);
+    REQUIRE(r.metrics.size() == 3);
+    CHECK(r.metrics[0].key == "lat");
+    CHECK(r.metrics[1].key == "work_energy_j");
+    CHECK(r.metrics[2].key == "mem_used_mib");
+    CHECK(r.metrics[2].better_from == "the metric catalog");
+}
