@@ -4,14 +4,18 @@ namespace bootbench::core {
 
 const std::vector<MetricInfo>& metric_catalog() {
     static const std::vector<MetricInfo> catalog = {
-        {"sched_pipe_usecs_op", "us/op", Better::lower, "context switch (perf sched pipe)"},
-        {"sched_pipe_ops_sec", "ops/s", Better::higher, "context switch rate (perf sched pipe)"},
-        {"sched_messaging_total_s", "s", Better::lower, "perf sched messaging total"},
-        {"sysbench_events", "events", Better::higher, "sysbench threads events"},
-        {"sysbench_lat_avg_ms", "ms", Better::lower, "sysbench threads latency avg"},
-        {"sysbench_lat_95th_ms", "ms", Better::lower, "sysbench threads latency p95"},
-        {"schbench_p50_us", "us", Better::lower, "schbench wakeup latency p50"},
-        {"schbench_p99_us", "us", Better::lower, "schbench wakeup latency p99"},
+        {"sched_pipe_usecs_op", "us/op", Better::lower, "context switch (perf sched pipe)", MetricFrom::bench},
+        {"sched_pipe_ops_sec", "ops/s", Better::higher, "context switch rate (perf sched pipe)", MetricFrom::bench},
+        {"sched_messaging_total_s", "s", Better::lower, "perf sched messaging total", MetricFrom::bench},
+        {"sysbench_events", "events", Better::higher, "sysbench threads events", MetricFrom::bench},
+        {"sysbench_lat_avg_ms", "ms", Better::lower, "sysbench threads latency avg", MetricFrom::bench},
+        {"sysbench_lat_95th_ms", "ms", Better::lower, "sysbench threads latency p95", MetricFrom::bench},
+        {"schbench_p50_us", "us", Better::lower, "schbench wakeup latency p50", MetricFrom::bench},
+        {"schbench_p99_us", "us", Better::lower, "schbench wakeup latency p99", MetricFrom::bench},
+        // after the settle time, before the benches (core/host_metrics)
+        {"mem_used_mib", "MiB", Better::lower, "memory in use after settle (MemTotal - MemAvailable)", MetricFrom::system},
+        {"mem_slab_mib", "MiB", Better::lower, "kernel slab after settle", MetricFrom::system},
+        {"processes", "processes", Better::lower, "processes after settle", MetricFrom::system},
     };
     return catalog;
 }

@@ -9,11 +9,16 @@
 
 namespace bootbench::core {
 
+// Where a metric comes from: a bench's output (the published files have
+// these), or the system after the settle time (core/host_metrics).
+enum class MetricFrom { bench, system };
+
 struct MetricInfo {
     std::string key;
     std::string unit;
     Better better;
     std::string label; // what a reader sees in a report
+    MetricFrom from;
 };
 
 const std::vector<MetricInfo>& metric_catalog();

@@ -96,7 +96,7 @@ nlohmann::json report_to_json(const Report& report) {
                             {"value", number(o.value)},
                             {"rest_median", number(o.rest_median)}});
     const Caption& c = report.caption;
-    return {{"schema", kReportSchema},
+    json out = {{"schema", kReportSchema},
             {"title", report.title},
             {"baseline", report.baseline},
             {"subject", report.subject},
@@ -107,6 +107,10 @@ nlohmann::json report_to_json(const Report& report) {
             {"metrics", metrics},
             {"outliers", outliers},
             {"warnings", report.warnings}};
+    // Only when there is one: reports of results without canaries stay as they were.
+    for (const auto& x : report.canaries)
+        out["canaries"].push_back({{"run", x.run}, {"target", x.target}, {"text", x.text}});
+    return out;
 }
 
 std::string render_json(const Report& report) {

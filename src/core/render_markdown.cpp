@@ -80,7 +80,9 @@ void runs_table(std::ostringstream& o, const Report& r) {
     std::set<std::pair<std::string, std::string>> flagged;
     for (const auto& x : r.outliers)
         flagged.insert({x.run, x.metric});
-    o << "Values marked (!) are flagged as outliers.\n\n| run |";
+    o << "Values marked (!) are flagged as outliers."
+      << (r.canaries.empty() ? "" : " Runs marked (~) had a noise canary (see the warnings).")
+      << "\n\n| run |";
     for (const auto& m : r.metrics)
         o << " `" << ascii_safe(m.key) << "` |";
     o << "\n|---|";
@@ -89,7 +91,7 @@ void runs_table(std::ostringstream& o, const Report& r) {
     o << "\n";
     for (const auto& t : r.targets)
         for (const auto& run : t.runs) {
-            o << "| " << md_escape(run) << " |";
+            o << "| " << md_escape(run) << (r.find_canary(run) ? " (~)" : "") << " |";
             for (const auto& m : r.metrics) {
                 auto it = value.find({run, m.key});
                 o << " " << (it == value.end() ? "-" : format_exact(it->second))

@@ -143,17 +143,19 @@ std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
     return included;
 }
 
-// Catalog order first (the order readers know), then the others by key.
+// The catalog's bench metrics first (the order readers know), then the
+// others by key, then the system's own figures (memory, processes).
 std::vector<std::string> metric_keys(const std::vector<const RunResult*>& runs) {
     std::set<std::string> seen;
     for (const RunResult* r : runs)
         for (const auto& m : r->metrics)
             seen.insert(m.key);
-    std::vector<std::string> keys;
+    std::vector<std::string> keys, system;
     for (const auto& info : metric_catalog())
         if (seen.erase(info.key))
-            keys.push_back(info.key);
+            (info.from == MetricFrom::system ? system : keys).push_back(info.key);
     keys.insert(keys.end(), seen.begin(), seen.end());
+    keys.insert(keys.end(), system.begin(), system.end());
     return keys;
 }
 
@@ -322,6 +324,16 @@ void flag_outliers(Report& report) {
         }
 }
 
+// Every included run with a canary, and a warning that says what happened.
+void note_canaries(Report& report, const std::vector<const RunResult*>& included) {
+    for (const RunResult* r : included)
+        if (r->canaries)
+            if (std::string text = canary_text(*r->canaries); !text.empty())
+                report.canaries.push_back({r->run_id, r->target, text});
+    for (const auto& c : report.canaries)
+        report.warnings.push_back("run " + c.run + ": " + c.text);
+}
+
 void check_common_metric(const Report& report) {
     for (const auto& m : report.metrics)
         if (m.comparison)
@@ -348,6 +360,13 @@ const MetricTarget* MetricReport::find(const std::string& target) const {
     for (const auto& t : targets)
         if (t.target == target)
             return &t;
+    return nullptr;
+}
+
+const RunCanary* Report::find_canary(const std::string& run) const {
+    for (const auto& c : canaries)
+        if (c.run == run)
+            return &c;
     return nullptr;
 }
 
@@ -427,6 +446,7 @@ Report build_report(const ReportInput& in) {
             report.warnings.push_back(t.name + " measured " + std::to_string(t.images.size()) +
                                       " different images (the tag moved during the experiment): " +
                                       images_text(t));
+    note_canaries(report, included);
     return report;
 }
 

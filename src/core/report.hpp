@@ -103,6 +103,13 @@ struct Outlier {
     double rest_median = 0; // the median of the target's values not flagged
 };
 
+// A run during whose benches something happened that can add noise
+// (core/canaries): kept in the report, marked and listed in the warnings.
+struct RunCanary {
+    std::string run, target;
+    std::string text; // core::canary_text
+};
+
 // What the caption says about where and when the runs were taken.
 struct Caption {
     std::string machine;    // CPU model, CPUs, product
@@ -120,7 +127,10 @@ struct Report {
     std::vector<TargetReport> targets; // baseline first, then subject, then the others
     std::vector<MetricReport> metrics;
     std::vector<Outlier> outliers;
+    std::vector<RunCanary> canaries; // included runs, in start order
     std::vector<std::string> warnings;
+
+    const RunCanary* find_canary(const std::string& run) const;
 
     const TargetReport* find_target(const std::string& name) const;
 };

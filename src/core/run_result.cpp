@@ -72,6 +72,12 @@ RunResult with_valid_text(RunResult r) {
     r.environment = valid_utf8_strings(std::move(r.environment));
     r.conditions = valid_utf8_strings(std::move(r.conditions));
     r.image = valid_utf8_strings(std::move(r.image));
+    if (r.canaries) {
+        for (auto& l : r.canaries->kernel_log.lines)
+            make_valid(l.text);
+        make_valid(r.canaries->kernel_log.problem);
+        make_valid(r.canaries->throttling.problem);
+    }
     return r;
 }
 
@@ -108,7 +114,7 @@ nlohmann::json to_json(const RunResult& r) {
     for (const auto& b : r.benches)
         benches.push_back(bench_to_json(b));
     const auto& d = r.deployment;
-    return {{"schema", kRunSchema},
+    nlohmann::json j = {{"schema", kRunSchema},
             {"experiment", r.experiment},
             {"run", r.run_id},
             {"target", r.target},
@@ -126,6 +132,9 @@ nlohmann::json to_json(const RunResult& r) {
             {"metrics", metrics},
             {"missing", missing},
             {"image", r.image}};
+    if (r.canaries)
+        j["canaries"] = to_json(*r.canaries);
+    return j;
 }
 
 RunResult run_result_from_json(const nlohmann::json& j, const std::string& where) {
@@ -158,6 +167,8 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
             out.missing.push_back({key, value.is_string() ? value.get<std::string>() : ""});
     if (r.has("image"))
         out.image = r.object("image");
+    if (r.has("canaries"))
+        out.canaries = canaries_from_json(r.object("canaries"), where + ": canaries");
     return out;
 }
 

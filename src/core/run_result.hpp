@@ -8,7 +8,9 @@
 //   governor (string when every policy agrees, else object policy -> value),
 //   epp (likewise), mitigations (object vulnerability -> text),
 //   sched_ext_state, sched_ext_ops, sched_bore, ac_power, dmi_product,
-//   hostname, boot_id, temp_start_c, temp_end_c, temp_sensor
+//   hostname, boot_id, temp_start_c, temp_end_c, temp_sensor,
+//   energy ("RAPL: intel-rapl:0 ..." or "no RAPL: why", set by the suite)
+#include "core/canaries.hpp"
 #include "core/experiment.hpp"
 
 #include <nlohmann/json.hpp>
@@ -73,6 +75,9 @@ struct RunResult {
     std::vector<MissingMetric> missing;
     // The image target's resolved digests (core::ResolvedImage JSON), or null.
     nlohmann::json image = nullptr;
+    // What may have disturbed the benches; absent in results from before
+    // canaries were recorded (and in the JSON then).
+    std::optional<Canaries> canaries;
     // The file it was read from, for messages that name it; not in the JSON.
     std::string source;
 

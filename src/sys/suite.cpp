@@ -1,19 +1,25 @@
 #include "sys/suite.hpp"
 
+#include "core/energy.hpp"
 #include "core/error.hpp"
+#include "core/host_metrics.hpp"
 #include "core/parsers.hpp"
 #include "core/text.hpp"
 #include "sys/background_load.hpp"
 #include "sys/bench_command.hpp"
+#include "sys/canary_watch.hpp"
 #include "sys/clock.hpp"
 #include "sys/conditions_gate.hpp"
 #include "sys/files.hpp"
 #include "sys/probes.hpp"
+#include "sys/rapl.hpp"
 #include "sys/raw_output.hpp"
 #include "sys/sensors.hpp"
 #include "sys/subprocess.hpp"
+#include "sys/system_probe.hpp"
 #include "sys/tools_image.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -120,6 +126,7 @@ struct BenchPlace {
     const InterruptWatch* watch = nullptr;
     std::optional<core::ToolsImage> tools;
     std::string run_id;
+    const RaplMeter* rapl = nullptr; // null: no energy counters
 };
 
 // A bench's tool missing from the tools image: podman's "executable file not
@@ -145,6 +152,16 @@ void remove_leftover_container(const BenchPlace& at, const ProcessOutcome& o, co
     log_line(problem.empty() ? "container " + name + " stopped and removed" : problem);
 }
 
+// The bench's package energy and power, when it gave metrics and RAPL is there.
+void add_energy(BenchRun& run, const BenchPlace& at, const core::RaplSnapshot& before) {
+    if (!at.rapl || run.metrics.metrics.empty())
+        return;
+    core::BenchMetrics e =
+        core::energy_metrics(run.record.name, before, at.rapl->read(), run.record.wall_s);
+    run.metrics.metrics.insert(run.metrics.metrics.end(), e.metrics.begin(), e.metrics.end());
+    run.metrics.missing.insert(run.metrics.missing.end(), e.missing.begin(), e.missing.end());
+}
+
 BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
     BenchRun run;
     run.record.name = b.name;
@@ -160,6 +177,7 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
         return missing_tool(b, std::move(run), hint);
     log_line("bench " + b.name + ": running " + join(run.record.argv));
     std::optional<ProcessGroup> group;
+    core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
     try {
         group.emplace(ProcessGroup::spawn(spec));
     } catch (const Error& e) {
@@ -184,16 +202,27 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
         run.record.status = core::BenchStatus::failed;
         run.record.reason = "its output has none of the expected metrics (see " + hint + ")";
     }
+    add_energy(run, at, energy_before);
     log_line("bench " + b.name + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
              " (" + core::count_of(static_cast<long long>(run.metrics.metrics.size()), "metric") + ", " +
              std::to_string(o.wall_s) + " s)");
     return run;
 }
 
+void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
+    r.metrics.insert(r.metrics.end(), m.metrics.begin(), m.metrics.end());
+    r.missing.insert(r.missing.end(), m.missing.begin(), m.missing.end());
+}
+
 void add(core::RunResult& r, BenchRun run) {
     r.benches.push_back(std::move(run.record));
-    r.metrics.insert(r.metrics.end(), run.metrics.metrics.begin(), run.metrics.metrics.end());
-    r.missing.insert(r.missing.end(), run.metrics.missing.begin(), run.metrics.missing.end());
+    add_metrics(r, run.metrics);
+}
+
+// The system's own figures (memory, processes) are no result without a bench's.
+bool has_bench_metric(const core::RunResult& r) {
+    return std::any_of(r.metrics.begin(), r.metrics.end(),
+                       [](const core::Metric& m) { return m.bench != core::kSystemBench; });
 }
 
 // Every bench recorded as not run, its metrics missing with `why`.
@@ -217,7 +246,7 @@ void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const
 void set_status(core::RunResult& r) {
     if (!r.failure.empty()) {
         r.status = core::RunStatus::failed;
-    } else if (r.metrics.empty()) {
+    } else if (!has_bench_metric(r)) {
         r.status = core::RunStatus::failed;
         std::string why;
         for (const auto& b : r.benches)
@@ -266,9 +295,10 @@ void cannot_start(const core::Experiment& e, core::RunResult& r, const char* wha
 }
 
 // The benches under the background load; the load lives exactly as long as they do.
-void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
+void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch,
+                 const RaplMeter* rapl) {
     const core::Experiment& e = *req.experiment;
-    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id};
+    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl};
     double limit_s = 60;
     for (const auto& b : e.benches)
         limit_s += bench_timeout_s(b);
@@ -297,6 +327,19 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     }
 }
 
+// After the settle time: the system's figures, then the benches with their
+// energy where RAPL is there, watched for noise canaries.
+void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
+    add_metrics(r, probe_system_metrics(req.probe_root));
+    RaplMeter rapl(req.probe_root);
+    r.environment["energy"] = rapl.describe();
+    CanaryWatch canaries(req.probe_root);
+    run_benches(req, r, watch, rapl.available() ? &rapl : nullptr);
+    r.canaries = canaries.finish();
+    if (std::string text = core::canary_text(*r.canaries); !text.empty())
+        log_line("canaries: " + text);
+}
+
 void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
     r.environment[key] = t ? nlohmann::json(t->celsius) : nlohmann::json(nullptr);
     if (t)
@@ -318,7 +361,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     record_temperature(r, "temp_start_c",
                        gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
     if (gate.failure.empty()) {
-        run_benches(request, r, watch);
+        run_measured(request, r, watch);
     } else {
         r.failure = gate.failure;
         skip_all(r, request.experiment->benches, gate.failure, online_cpus());

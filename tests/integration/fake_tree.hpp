@@ -40,6 +40,10 @@ inline void build_laptop_tree(const fs::path& root) {
     write(root / "sys/class/hwmon/hwmon3/temp1_input", "48375\n");
     write(root / "sys/class/thermal/thermal_zone0/type", "acpitz\n");
     write(root / "sys/class/thermal/thermal_zone0/temp", "41000\n");
+    write(root / "proc/meminfo", "MemTotal:       31998328 kB\nMemFree:        20000000 kB\n"
+                                 "MemAvailable:   27902328 kB\nSlab:             409600 kB\n");
+    for (const char* pid : {"1", "812", "4096"})
+        write(root / "proc" / pid / "comm", "p\n");
 }
 
 } // namespace testing

@@ -73,7 +73,7 @@ TEST_CASE("run-suite: one run, stored as runs/<target>-<k>.json with its raw log
         dir, {"run-suite", (dir.path() / "exp.toml").string(), "--target", "tuned", "--out", out});
     INFO(first.err);
     CHECK(first.status == 0);
-    CHECK(first.out.find("run tuned-1: ok (3 metrics, 0 missing)") == 0);
+    CHECK(first.out.find("run tuned-1: ok (6 metrics, 0 missing)") == 0); // 3 of the system's
     CHECK(first.out.find("  score = 7 pts\n") != std::string::npos);
     auto j = nlohmann::json::parse(testing::read(dir.path() / "res/runs/tuned-1.json"));
     CHECK(j["schema"] == "bootbench-run/1");
@@ -81,6 +81,10 @@ TEST_CASE("run-suite: one run, stored as runs/<target>-<k>.json with its raw log
     CHECK(j["target"] == "tuned");
     CHECK(j["experiment"] == "cli-test");
     CHECK(j["metrics"]["score"]["value"] == 7);
+    CHECK(j["metrics"]["mem_used_mib"]["value"] > 0); // this machine's /proc/meminfo
+    CHECK(j["metrics"]["mem_used_mib"]["better"] == "lower");
+    CHECK(j["environment"].contains("energy"));
+    CHECK(j.contains("canaries"));
     CHECK(j["deployment"]["checksum"] == ""); // this machine is not booted from ostree
     CHECK(fs::exists(dir.path() / "res/runs/tuned-1/perf-sched-pipe.stdout"));
     CHECK(first.err.find("bootbench: bench echo: running sh -c echo score=7") != std::string::npos);
@@ -104,7 +108,8 @@ TEST_CASE("run-suite: a run without metrics exits 1 and still stores its result"
                           (dir.path() / "exp.toml").string(), "--target", "stock", "--out",
                           (dir.path() / "res").string()});
     CHECK(r.status == 1);
-    CHECK(r.out.find("run stock-1: failed (0 metrics, 3 missing)") == 0);
+    // the system's 3 figures are there, but no bench gave a metric
+    CHECK(r.out.find("run stock-1: failed (3 metrics, 3 missing)") == 0);
     CHECK(r.out.find("failure: no metric was collected: p: timed out after 1 s") !=
           std::string::npos);
     CHECK(fs::exists(dir.path() / "res/runs/stock-1.json"));

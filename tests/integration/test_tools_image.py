@@ -130,7 +130,7 @@ class ToolsImage(unittest.TestCase):
     def test_every_bench_runs_in_the_image_and_the_result_names_it(self):
         r, out, run = self.run_suite("ok")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertTrue(r.stdout.startswith("run a-1: ok (2 metrics, 0 missing)"), r.stdout)
+        self.assertTrue(r.stdout.startswith("run a-1: ok (5 metrics, 0 missing)"), r.stdout)
         self.assertIn(MARKER, (out / "runs/a-1/perf-sched-pipe.stdout").read_text())
         self.assertEqual(run["environment"]["tools_image"], f"{IMAGE} (image {self.described})")
         self.assertEqual(run["benches"][0]["argv"], [

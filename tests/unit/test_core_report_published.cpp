@@ -256,3 +256,19 @@ TEST_CASE("published README: a paragraph PCRE2 gives up on names the file", "[re
           "README.md: cannot read the exclusions (matching depth limit exceeded); shorten the "
           "paragraph after 'was excluded'");
 }
+
+TEST_CASE("published set: the system's figures (memory, processes) are neither read nor missing",
+          "[report][published]") {
+    for (const auto& r : published_runs()) {
+        CHECK_FALSE(r.find("mem_used_mib"));
+        for (const auto& m : r.missing)
+            CHECK(m.key.rfind("mem_", 0) != 0);
+    }
+    ReportInput in;
+    in.runs = published_runs();
+    in.baseline = "bluefin-dx";
+    Report r = build_report(in);
+    for (const auto& w : r.warnings)
+        CHECK(w.find("mem_used_mib") == std::string::npos);
+    CHECK(r.canaries.empty());
+}

@@ -1,0 +1,200 @@
+// The system's figures, RAPL energy and noise canaries: on fake /proc, /sys
+// and /dev/kmsg trees, and once on this machine's own.
+#include "catch.hpp"
+#include "fake_tree.hpp"
+#include "helpers.hpp"
+#include "sys/canary_watch.hpp"
+#include "sys/rapl.hpp"
+#include "sys/suite.hpp"
+#include "sys/system_probe.hpp"
+
+using namespace bootbench;
+using namespace bootbench::core;
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Metric* metric(const BenchMetrics& m, const std::string& key) {
+    for (const auto& x : m.metrics)
+        if (x.key == key)
+            return &x;
+    return nullptr;
+}
+
+std::string missing(const std::vector<MissingMetric>& list, const std::string& key) {
+    for (const auto& x : list)
+        if (x.key == key)
+            return x.reason;
+    return "(not missing)";
+}
+
+fs::path zone(const fs::path& root, const std::string& name) {
+    return root / "sys/class/powercap" / name;
+}
+
+void add_rapl(const fs::path& root) {
+    for (const char* z : {"intel-rapl:0", "intel-rapl:1"}) {
+        testing::write(zone(root, z) / "name", std::string("package-") + z[11] + "\n");
+        testing::write(zone(root, z) / "energy_uj", "1000000\n");
+        testing::write(zone(root, z) / "max_energy_range_uj", "262143328850\n");
+    }
+    testing::write(zone(root, "intel-rapl:0:0") / "name", "core\n"); // a subzone: not a package
+    testing::write(zone(root, "intel-rapl:0:0") / "energy_uj", "5\n");
+    testing::write(root / "sys/devices/system/cpu/cpu0/thermal_throttle/core_throttle_count", "4\n");
+    testing::write(root / "sys/devices/system/cpu/cpu0/thermal_throttle/package_throttle_count", "9\n");
+    testing::write(root / "dev/kmsg", "4,1,10,-;an old warning, before the suite\n");
+}
+
+Experiment one_bench(const std::string& script) {
+    Experiment e;
+    e.name = "exp";
+    Target t;
+    t.name = "a";
+    e.targets = {t};
+    e.conditions.settle_s = 0;
+    e.conditions.max_start_temp_c = 150;
+    Bench b;
+    b.kind = BenchKind::command;
+    b.name = "work";
+    b.argv = {"sh", "-c", script + "; echo value=1"};
+    b.timeout_s = 10;
+    MetricSpec m;
+    m.key = "work_value";
+    m.regex = "value=([0-9.]+)";
+    m.unit = "x";
+    b.metrics = {m};
+    e.benches = {b};
+    return e;
+}
+
+RunResult run_on(const Experiment& e, const TempDir& dir, const fs::path& root) {
+    sys::SuiteRequest req;
+    req.experiment = &e;
+    req.target = &e.targets[0];
+    req.run_id = "a-1";
+    req.run_dir = dir.path() / "runs" / "a-1";
+    req.probe_root = root;
+    testing::FakeClock clock;
+    return sys::run_suite(req, clock);
+}
+
+} // namespace
+
+TEST_CASE("system figures: memory in use, slab and processes from the probe root") {
+    TempDir tree;
+    testing::build_laptop_tree(tree.path());
+    BenchMetrics m = sys::probe_system_metrics(tree.path());
+    REQUIRE(metric(m, "mem_used_mib"));
+    CHECK(metric(m, "mem_used_mib")->value == 4000);
+    CHECK(metric(m, "mem_slab_mib")->value == 400);
+    CHECK(metric(m, "processes")->value == 3);
+    CHECK(m.missing.empty());
+}
+
+TEST_CASE("system figures: a meminfo without MemAvailable, or none, is missing with why") {
+    TempDir tree;
+    testing::write(tree.path() / "proc/meminfo", "MemTotal: 1000 kB\nSlab: 2048 kB\n");
+    BenchMetrics m = sys::probe_system_metrics(tree.path());
+    std::string file = (tree.path() / "proc/meminfo").string();
+    CHECK(missing(m.missing, "mem_used_mib") ==
+          file + " has no 'MemAvailable:' line with a number of kB");
+    CHECK(metric(m, "mem_slab_mib")->value == 2);
+    CHECK(missing(m.missing, "processes") ==
+          "processes not counted: " + (tree.path() / "proc").string() + " has no process folders");
+    fs::remove(tree.path() / "proc/meminfo");
+    CHECK(missing(sys::probe_system_metrics(tree.path()).missing, "mem_slab_mib") ==
+          "cannot read " + file + ": No such file or directory");
+}
+
+TEST_CASE("RAPL: package zones only, described for the environment; none is said once") {
+    TempDir tree;
+    sys::RaplMeter none(tree.path());
+    CHECK_FALSE(none.available());
+    CHECK(none.describe() ==
+          "no RAPL: " + (tree.path() / "sys/class/powercap").string() + " has no intel-rapl package zone");
+    add_rapl(tree.path());
+    sys::RaplMeter meter(tree.path());
+    CHECK(meter.describe() == "RAPL: intel-rapl:0 (package-0) intel-rapl:1 (package-1)");
+    RaplSnapshot s = meter.read();
+    CHECK(s.problem.empty());
+    REQUIRE(s.zones.size() == 2);
+    CHECK(s.zones[1].energy_uj == 1000000);
+    CHECK(s.zones[1].max_range_uj == 262143328850);
+}
+
+TEST_CASE("RAPL: an unreadable energy file means no RAPL, with the file and the error") {
+    TempDir tree;
+    add_rapl(tree.path());
+    fs::path file = zone(tree.path(), "intel-rapl:1") / "energy_uj";
+    fs::remove(file);
+    fs::create_symlink(tree.path() / "nowhere", file);
+    sys::RaplMeter meter(tree.path());
+    CHECK_FALSE(meter.available());
+    CHECK(meter.describe() == "no RAPL: cannot read " + file.string() + ": No such file or directory");
+}
+
+TEST_CASE("run_suite on a fake tree: a bench's energy and power, kernel warnings and throttling") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    add_rapl(tree.path());
+    fs::path cpu0 = tree.path() / "sys/devices/system/cpu/cpu0/thermal_throttle";
+    // what the kernel would do while the bench runs
+    std::string script = "echo 3000000 > " + (zone(tree.path(), "intel-rapl:0") / "energy_uj").string() +
+                         "; printf '6,2,20,-;info\\n4,3,21,-;CPU0: Core temperature above threshold\\n' >> " +
+                         (tree.path() / "dev/kmsg").string() + "; echo 16 > " +
+                         (cpu0 / "core_throttle_count").string();
+    RunResult r = run_on(one_bench(script), dir, tree.path());
+    INFO(nlohmann::json(to_json(r)).dump(2));
+    CHECK(r.status == RunStatus::ok);
+    CHECK(r.environment["energy"] == "RAPL: intel-rapl:0 (package-0) intel-rapl:1 (package-1)");
+    REQUIRE(r.find("work_energy_j"));
+    CHECK(r.find("work_energy_j")->value == 2.0);
+    CHECK(r.find("work_energy_j")->better == Better::lower);
+    REQUIRE(r.find("work_power_w"));
+    CHECK(r.find("work_power_w")->value == 2.0 / r.benches[0].wall_s);
+    CHECK(r.find("mem_used_mib")->value == 4000);
+    REQUIRE(r.canaries);
+    CHECK(canary_text(*r.canaries) == "1 kernel warning during the benches (first: <4> CPU0: Core "
+                                      "temperature above threshold); core throttling 12 times");
+    CHECK(r.canaries->kernel_log.problem.empty());
+}
+
+TEST_CASE("run_suite on a fake tree: an energy file gone during the bench leaves energy missing") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    add_rapl(tree.path());
+    fs::path file = zone(tree.path(), "intel-rapl:0") / "energy_uj";
+    RunResult r = run_on(one_bench("rm " + file.string()), dir, tree.path());
+    CHECK(r.status == RunStatus::partial);
+    CHECK(r.find("work_value"));
+    CHECK(missing(r.missing, "work_energy_j") == "energy of bench work not measured: cannot read " +
+                                                     file.string() + ": No such file or directory");
+}
+
+TEST_CASE("canaries: a kernel log that cannot be opened or read is said in the result") {
+    TempDir tree;
+    core::Canaries none = sys::CanaryWatch(tree.path()).finish();
+    fs::path kmsg = tree.path() / "dev/kmsg";
+    CHECK(none.kernel_log.problem == "cannot open " + kmsg.string() + ": No such file or directory");
+    CHECK(none.throttling.problem.find("no thermal_throttle counters under ") == 0);
+    fs::create_directories(kmsg); // opens, but read() fails (EINVAL or EISDIR)
+    core::Canaries bad = sys::CanaryWatch(tree.path()).finish();
+    INFO(bad.kernel_log.problem);
+    CHECK(bad.kernel_log.problem.rfind("reading " + kmsg.string() + ": ", 0) == 0);
+    CHECK(canary_text(bad) == "");
+}
+
+TEST_CASE("run_suite on this machine: memory, processes, energy said, kernel log read") {
+    TempDir dir;
+    RunResult r = run_on(one_bench("true"), dir, "/");
+    REQUIRE(r.find("mem_used_mib"));
+    CHECK(r.find("mem_used_mib")->value > 0);
+    CHECK(r.find("mem_slab_mib")->value > 0);
+    CHECK(r.find("processes")->value > 1);
+    std::string energy = r.environment["energy"];
+    CHECK((energy.rfind("RAPL: ", 0) == 0 || energy.rfind("no RAPL: ", 0) == 0));
+    REQUIRE(r.canaries);
+    if (::geteuid() == 0) // /dev/kmsg needs CAP_SYSLOG where dmesg_restrict is set
+        CHECK(r.canaries->kernel_log.problem == "");
+}
