@@ -5,7 +5,7 @@
 # well as under bash-completion. tests/packaging/completion_test.py holds the
 # lists below to what `bootbench help` and `bootbench help COMMAND` print.
 
-_bootbench_commands="plan simulate start resume status abort run-suite report reproduce help"
+_bootbench_commands="plan simulate start resume doctor status abort run-suite report reproduce help"
 
 _bootbench_options() {
     case $1 in
@@ -13,6 +13,7 @@ _bootbench_options() {
         simulate) echo "--quick --sandbox --results" ;;
         start) echo "--sysroot --dry-run --drop-staged --no-reboot" ;;
         resume) echo "--sysroot" ;;
+        doctor) echo "--root --json" ;;
         status) echo "--sysroot --sandbox --json" ;;
         abort) echo "--sysroot --sandbox" ;;
         run-suite) echo "--target --out --quick" ;;
@@ -24,7 +25,7 @@ _bootbench_options() {
 # Options followed by a value, and what completes it.
 _bootbench_value_kind() {
     case $1 in
-        --sysroot | --sandbox | --results | --out | --published) echo dir ;;
+        --sysroot | --sandbox | --results | --out | --published | --root) echo dir ;;
         --out-prefix) echo file ;;
         --target | --baseline | --subject) echo target ;;
         --exclude | --title) echo none ;;
@@ -82,7 +83,7 @@ _bootbench() {
         return
     fi
     case $cmd in
-        plan | simulate | start | run-suite) _bootbench_files "$cur" toml ;;
+        plan | simulate | start | run-suite | doctor) _bootbench_files "$cur" toml ;;
         report) _bootbench_files "$cur" json ;;
     esac
 }
