@@ -85,6 +85,8 @@ int cmd_reproduce(const Args& args) {
     core::Report published = published_report(args, published_dir, fresh);
     print_set("published ", published_dir, published);
     print_set("fresh     ", results_dir, fresh);
+    for (const auto& d : core::environment_differences(published, fresh))
+        std::cout << "not the same experiment: " << d << "\n";
     std::cout << "\n" << core::render_reproduction(core::compare_reproduction(published, fresh));
     return 0;
 }

@@ -15,6 +15,9 @@ namespace bootbench::core {
 inline constexpr const char* kReportSchema = "bootbench-report/1";
 // Start temperatures whose target medians differ by more than this are a warning.
 inline constexpr double kMaxStartTempGapC = 8.0;
+// An end temperature from which a laptop CPU is at its thermal limit
+// (Tjmax is 95-105 C): the last part of the suite ran throttled.
+inline constexpr double kHotEndC = 95.0;
 
 struct Exclusion {
     std::string run;

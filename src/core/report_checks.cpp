@@ -129,6 +129,23 @@ void temperature_warning(const Report& report, const std::vector<const RunResult
                   " C apart); a warmer start throttles sooner. Lower max_start_temp_c.");
 }
 
+// Runs that ended at the CPU's thermal limit: their later benches measured
+// the cooling as much as the system.
+void hot_end_warning(const std::vector<const RunResult*>& runs, std::vector<std::string>& out) {
+    std::vector<double> hot;
+    for (const RunResult* r : runs)
+        if (auto c = env_number(*r, "temp_end_c"); c && *c >= kHotEndC)
+            hot.push_back(*c);
+    if (hot.empty())
+        return;
+    auto [lo, hi] = std::minmax_element(hot.begin(), hot.end());
+    out.push_back(std::to_string(hot.size()) + " of " + std::to_string(runs.size()) + " runs ended at " +
+                  format_fixed(*lo, 1) + (*hi > *lo ? "-" + format_fixed(*hi, 1) : "") +
+                  " C, at the CPU's thermal limit: their last benches ran throttled, so the results "
+                  "measure the cooling too. Shorter benches, or a cooler room, keep them below " +
+                  format_fixed(kHotEndC, 0) + " C.");
+}
+
 // Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)".
 std::optional<long long> epoch_seconds(const std::string& s) {
     int y, mo, d, h, mi, sec;
@@ -410,6 +427,7 @@ std::vector<std::string> comparability_warnings(const Report& report,
     std::vector<std::string> out;
     environment_warnings(included, varied_keys, out);
     temperature_warning(report, included, out);
+    hot_end_warning(included, out);
     order_warning(report, included, out);
     sample_size_warnings(report, out);
     missing_warnings(report, included, out);

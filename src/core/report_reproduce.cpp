@@ -24,21 +24,40 @@ std::string cannot_judge(const ReproduceRow& row, const Report& fresh, const Met
     return "";
 }
 
-void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m) {
+void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m, const std::string& differences) {
     row.why = cannot_judge(row, fresh, m);
     if (!row.why.empty())
         return;
     double p = row.published_ratio, lo = row.fresh->ci.lo, hi = row.fresh->ci.hi;
     std::string ci = format_ratio(lo) + " - " + format_ratio(hi);
     if (p < lo || p > hi) {
-        row.verdict = Reproduction::not_reproduced;
+        row.verdict = differences.empty() ? Reproduction::not_reproduced : Reproduction::not_comparable;
         row.why = "published " + format_ratio(p) + " is outside the fresh interval " + ci;
+        if (!differences.empty())
+            row.why = "not comparable: " + differences + " (" + row.why + ")";
     } else if ((lo > 1 && p > 1) || (hi < 1 && p < 1)) {
         row.verdict = Reproduction::reproduced;
         row.why = "published " + format_ratio(p) + " is inside " + ci + ", same direction";
     } else {
         row.why = "the fresh interval " + ci + " includes 1.00x: more runs needed";
     }
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : "; ") + x;
+    return s;
+}
+
+void differ(std::vector<std::string>& out, const std::string& what, const std::string& a, const std::string& b) {
+    if (!a.empty() && !b.empty() && a != b)
+        out.push_back(what + ": published " + a + "; fresh " + b);
+}
+
+std::string kernels(const Report& r, const std::string& target) {
+    const TargetReport* t = r.find_target(target);
+    return t ? joined(t->kernels) : "";
 }
 
 std::string pad(std::string s, size_t width) {
@@ -49,7 +68,20 @@ std::string pad(std::string s, size_t width) {
 
 } // namespace
 
+std::vector<std::string> environment_differences(const Report& published, const Report& fresh) {
+    std::vector<std::string> out;
+    if (!fresh.caption.provenance_tag.empty())
+        out.push_back("the fresh runs are a " + fresh.caption.provenance_tag);
+    if (!published.caption.provenance_tag.empty())
+        out.push_back("the published runs are a " + published.caption.provenance_tag);
+    differ(out, "CPU", published.caption.machine, fresh.caption.machine);
+    differ(out, "kernel of " + fresh.baseline, kernels(published, published.baseline), kernels(fresh, fresh.baseline));
+    differ(out, "kernel of " + fresh.subject, kernels(published, published.subject), kernels(fresh, fresh.subject));
+    return out;
+}
+
 std::vector<ReproduceRow> compare_reproduction(const Report& published, const Report& fresh) {
+    std::string differences = joined(environment_differences(published, fresh));
     std::vector<ReproduceRow> rows;
     for (const auto& pm : published.metrics) {
         if (!pm.comparison)
@@ -67,7 +99,7 @@ std::vector<ReproduceRow> compare_reproduction(const Report& published, const Re
                 fm = &m;
         if (fm)
             row.fresh = fm->comparison;
-        judge(row, fresh, fm ? *fm : pm);
+        judge(row, fresh, fm ? *fm : pm, differences);
         rows.push_back(row);
     }
     return rows;
@@ -79,6 +111,8 @@ const char* to_string(Reproduction r) {
         return "reproduced";
     case Reproduction::not_reproduced:
         return "not reproduced";
+    case Reproduction::not_comparable:
+        return "not comparable";
     case Reproduction::inconclusive:
         break;
     }

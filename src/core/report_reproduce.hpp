@@ -9,7 +9,7 @@
 
 namespace bootbench::core {
 
-enum class Reproduction { reproduced, not_reproduced, inconclusive };
+enum class Reproduction { reproduced, not_reproduced, not_comparable, inconclusive };
 
 struct ReproduceRow {
     std::string key, unit;
@@ -25,9 +25,16 @@ struct ReproduceRow {
 //                   the interval excludes 1.00x on the same side (the
 //                   direction agrees and is established);
 //   not reproduced  the published ratio lies outside the fresh interval;
+//   not comparable  it does, but the runs differ in what matters (below);
 //   inconclusive    no fresh comparison, fewer than 2 fresh runs of a
 //                   target, or an interval that includes 1.00x.
 std::vector<ReproduceRow> compare_reproduction(const Report& published, const Report& fresh);
+
+// What makes the fresh runs another experiment than the published ones:
+// a sandbox or --quick on either side, another CPU model or count, another
+// kernel booted for the baseline or the subject. Empty when nothing known
+// differs (a side that does not say is not held against it).
+std::vector<std::string> environment_differences(const Report& published, const Report& fresh);
 
 const char* to_string(Reproduction r);
 // A plain-text table for the terminal, one row per metric.

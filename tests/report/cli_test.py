@@ -183,6 +183,19 @@ def reproduce_tests(tmp):
     check("reproduce: noisy schbench_p50 inconclusive", "inconclusive" in rows.get("schbench_p50_us", ""), out)
     check("reproduce: a metric the fresh runs lack is inconclusive",
           "the fresh results do not compare this metric" in rows.get("sysbench_lat_avg_ms", ""), out)
+    sandboxed = os.path.join(tmp, "repro-sandbox")
+    results_folder(sandboxed)
+    for name in os.listdir(f"{sandboxed}/runs"):
+        doc = json.load(open(f"{sandboxed}/runs/{name}"))
+        doc["environment"].update({"sandbox": True, "cpu_model": "AMD EPYC", "nproc": 2})
+        write_json(f"{sandboxed}/runs/{name}", doc)
+    rc, out, err = run("reproduce", "--published", PUBLISHED, "--results", sandboxed)
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("sched_", "sysbench", "schbench"))}
+    check("reproduce: a sandbox's miss is not comparable, not 'not reproduced'",
+          "not comparable: the fresh runs are a sandbox simulation" in rows.get("sysbench_events", ""), out)
+    check("reproduce: says first how the experiments differ",
+          "not the same experiment: the fresh runs are a sandbox simulation\n"
+          "not the same experiment: CPU: published " in out and "; fresh AMD EPYC, 2 CPUs\n" in out, out)
     rc, out, err = run("reproduce", "--published", PUBLISHED, "--results", root, "--exclude", "bluefin-dx-1")
     check("reproduce --exclude replaces the README's list",
           "excluded bluefin-dx-1: excluded with --exclude" in out and "margine-cachyos-1:" not in out, out)

@@ -259,6 +259,31 @@ TEST_CASE("reproduce: inside the interval, outside, and an interval across 1.00x
           "the fresh results have no interval: fewer than 6 runs (a has 4)");
 }
 
+TEST_CASE("reproduce: different machines, kernels or a sandbox make a miss 'not comparable'",
+          "[report][reproduce]") {
+    Report fresh = build_report(two_targets(6));
+    Report published = fresh;
+    published.metrics[1].comparison->ratio = 1.2; // outside the fresh interval
+    CHECK(environment_differences(published, fresh).empty());
+    published.caption.machine = "AMD Ryzen 7 7840U, 16 CPUs";
+    fresh.caption.machine = "AMD EPYC, 2 CPUs";
+    published.targets[0].kernels = {"6.15.2-cachyos"};
+    fresh.targets[0].kernels = {"6.12.0"};
+    fresh.caption.provenance_tag = "sandbox simulation";
+    auto differences = environment_differences(published, fresh);
+    CHECK(differences == std::vector<std::string>{"the fresh runs are a sandbox simulation",
+                                                  "CPU: published AMD Ryzen 7 7840U, 16 CPUs; fresh AMD EPYC, 2 CPUs",
+                                                  "kernel of a: published 6.15.2-cachyos; fresh 6.12.0"});
+    auto rows = compare_reproduction(published, fresh);
+    CHECK(rows[0].verdict == Reproduction::reproduced); // a hit on other hardware is still a hit
+    CHECK(rows[1].verdict == Reproduction::not_comparable);
+    CHECK(rows[1].why.rfind("not comparable: the fresh runs are a sandbox simulation; CPU: published AMD Ryzen 7 "
+                            "7840U, 16 CPUs; fresh AMD EPYC, 2 CPUs; kernel of a: published 6.15.2-cachyos; "
+                            "fresh 6.12.0 (published 1.20x is outside the fresh interval ",
+                            0) == 0);
+    CHECK(render_reproduction(rows).find("not comparable") != std::string::npos);
+}
+
 TEST_CASE("report: one run each is shown, never called a difference", "[report]") {
     ReportInput in;
     in.baseline = "a";
@@ -311,4 +336,23 @@ TEST_CASE("verdict: p below alpha after Holm, and the interval on the ratio's si
     c.no_interval = "fewer than 6 runs (a has 4)"; // no interval: p alone
     c.ci = {std::nan(""), std::nan("")};
     CHECK(verdict_of(c) == Verdict::worse);
+}
+
+TEST_CASE("report: runs that ended at the CPU's thermal limit are said to measure the cooling too",
+          "[report]") {
+    ReportInput in = two_targets(4);
+    for (auto& r : in.runs)
+        r.environment["temp_end_c"] = 80.0;
+    auto said = [](const Report& r) {
+        for (const auto& w : r.warnings)
+            if (w.find("thermal limit") != std::string::npos)
+                return w;
+        return std::string();
+    };
+    CHECK(said(build_report(in)).empty());
+    in.runs[0].environment["temp_end_c"] = 100.1;
+    in.runs[3].environment["temp_end_c"] = 95.0; // the limit itself counts
+    CHECK(said(build_report(in)) ==
+          "2 of 8 runs ended at 95.0-100.1 C, at the CPU's thermal limit: their last benches ran throttled, so "
+          "the results measure the cooling too. Shorter benches, or a cooler room, keep them below 95 C.");
 }
