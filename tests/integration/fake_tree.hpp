@@ -1,6 +1,7 @@
 #pragma once
 // A fake /proc and /sys tree, with what a Framework 13 (AMD) shows.
 #include "helpers.hpp"
+#include "sys/suite.hpp"
 
 namespace testing {
 
@@ -44,6 +45,20 @@ inline void build_laptop_tree(const fs::path& root) {
                                  "MemAvailable:   27902328 kB\nSlab:             409600 kB\n");
     for (const char* pid : {"1", "812", "4096"})
         write(root / "proc" / pid / "comm", "p\n");
+}
+
+// Run a-1 of `e`'s first target with /proc and /sys read under `probe_root`,
+// its raw outputs under `dir`/runs/a-1, on a fake clock.
+inline bootbench::core::RunResult run_suite_on(const bootbench::core::Experiment& e, const fs::path& dir,
+                                               const fs::path& probe_root) {
+    bootbench::sys::SuiteRequest req;
+    req.experiment = &e;
+    req.target = &e.targets[0];
+    req.run_id = "a-1";
+    req.run_dir = dir / "runs" / "a-1";
+    req.probe_root = probe_root;
+    FakeClock clock;
+    return bootbench::sys::run_suite(req, clock);
 }
 
 } // namespace testing

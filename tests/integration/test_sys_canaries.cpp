@@ -68,16 +68,6 @@ Experiment one_bench(const std::string& script) {
     return e;
 }
 
-RunResult run_on(const Experiment& e, const TempDir& dir, const fs::path& root) {
-    sys::SuiteRequest req;
-    req.experiment = &e;
-    req.target = &e.targets[0];
-    req.run_id = "a-1";
-    req.run_dir = dir.path() / "runs" / "a-1";
-    req.probe_root = root;
-    testing::FakeClock clock;
-    return sys::run_suite(req, clock);
-}
 
 } // namespace
 
@@ -144,7 +134,7 @@ TEST_CASE("run_suite on a fake tree: a bench's energy and power, kernel warnings
                          "; printf '6,2,20,-;info\\n4,3,21,-;CPU0: Core temperature above threshold\\n' >> " +
                          (tree.path() / "dev/kmsg").string() + "; echo 16 > " +
                          (cpu0 / "core_throttle_count").string();
-    RunResult r = run_on(one_bench(script), dir, tree.path());
+    RunResult r = testing::run_suite_on(one_bench(script), dir.path(), tree.path());
     INFO(nlohmann::json(to_json(r)).dump(2));
     CHECK(r.status == RunStatus::ok);
     CHECK(r.environment["energy"] == "RAPL: intel-rapl:0 (package-0) intel-rapl:1 (package-1)");
@@ -165,7 +155,7 @@ TEST_CASE("run_suite on a fake tree: an energy file gone during the bench leaves
     testing::build_laptop_tree(tree.path());
     add_rapl(tree.path());
     fs::path file = zone(tree.path(), "intel-rapl:0") / "energy_uj";
-    RunResult r = run_on(one_bench("rm " + file.string()), dir, tree.path());
+    RunResult r = testing::run_suite_on(one_bench("rm " + file.string()), dir.path(), tree.path());
     CHECK(r.status == RunStatus::partial);
     CHECK(r.find("work_value"));
     CHECK(missing(r.missing, "work_energy_j") == "energy of bench work not measured: cannot read " +
@@ -187,7 +177,7 @@ TEST_CASE("canaries: a kernel log that cannot be opened or read is said in the r
 
 TEST_CASE("run_suite on this machine: memory, processes, energy said, kernel log read") {
     TempDir dir;
-    RunResult r = run_on(one_bench("true"), dir, "/");
+    RunResult r = testing::run_suite_on(one_bench("true"), dir.path(), "/");
     REQUIRE(r.find("mem_used_mib"));
     CHECK(r.find("mem_used_mib")->value > 0);
     CHECK(r.find("mem_slab_mib")->value > 0);

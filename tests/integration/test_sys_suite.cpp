@@ -254,26 +254,11 @@ TEST_CASE("run_suite: a run folder that cannot be created is an error naming it"
                       "cannot create folder " + req.run_dir.string() + ": Not a directory");
 }
 
-namespace {
-
-RunResult run_on_tree(const Experiment& e, const TempDir& dir, const fs::path& tree) {
-    sys::SuiteRequest req;
-    req.experiment = &e;
-    req.target = &e.targets[0];
-    req.run_id = "a-1";
-    req.run_dir = dir.path() / "runs" / "a-1";
-    req.probe_root = tree;
-    testing::FakeClock clock;
-    return sys::run_suite(req, clock);
-}
-
-} // namespace
-
 TEST_CASE("run_suite: environment and temperatures come from the probe root") {
     TempDir dir, tree;
     testing::build_laptop_tree(tree.path());
     auto e = experiment({command("quick", {"sh", "-c", "echo value=1"}, 10)});
-    RunResult r = run_on_tree(e, dir, tree.path());
+    RunResult r = testing::run_suite_on(e, dir.path(), tree.path());
     CHECK(r.status == RunStatus::ok);
     CHECK(r.environment["hostname"] == "margine");
     CHECK(r.environment["nproc"] == 12);
@@ -290,7 +275,7 @@ TEST_CASE("run_suite: a failed gate runs no bench and says why") {
     testing::build_laptop_tree(tree.path());
     auto e = experiment({builtin(BenchKind::perf_sched_pipe)});
     e.conditions.governor = "performance"; // the tree has powersave, and set_governor is off
-    RunResult r = run_on_tree(e, dir, tree.path());
+    RunResult r = testing::run_suite_on(e, dir.path(), tree.path());
     CHECK(r.status == RunStatus::failed);
     std::string why =
         "conditions: governor: the governor of policy0, policy1, policy10, policy11, policy2, "
@@ -314,7 +299,7 @@ TEST_CASE("run_suite: set_governor changes the fake tree for the run and restore
         "peek", {"sh", "-c", "echo value=$(grep -c performance " + gov.string() + ")"}, 10)});
     e.conditions.governor = "performance";
     e.conditions.set_governor = true;
-    RunResult r = run_on_tree(e, dir, tree.path());
+    RunResult r = testing::run_suite_on(e, dir.path(), tree.path());
     CHECK(r.status == RunStatus::ok);
     CHECK(r.find("peek_value")->value == 1); // set while the bench ran
     CHECK(testing::read(gov) == "powersave\n");
