@@ -1,4 +1,5 @@
 #include "core/doctor.hpp"
+#include "core/text.hpp"
 
 #include "core/gate.hpp"
 #include "core/quiet.hpp"
@@ -14,13 +15,6 @@ namespace {
 using Checks = std::vector<DoctorCheck>;
 
 constexpr std::uint64_t kMiB = 1ull << 20;
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string s;
-    for (const auto& n : names)
-        s += (s.empty() ? "" : ", ") + n;
-    return s;
-}
 
 DoctorCheck check_ostree(const HostFacts& f) {
     if (!f.ostree_booted)
@@ -143,7 +137,7 @@ DoctorCheck check_governor(const HostFacts& f, const DoctorNeeds& n) {
         return {"governor", CheckStatus::warn, d.record.detail, ""};
     if (!f.available_governors.empty() && !available(f, want))
         return {"governor", CheckStatus::fail,
-                want + " is not an available governor (" + joined(f.available_governors) + ")",
+                want + " is not an available governor (" + join(f.available_governors, ", ") + ")",
                 "set [conditions] governor to one of them"};
     if (d.action == GateAction::fail)
         return {"governor", CheckStatus::warn,
@@ -186,15 +180,15 @@ DoctorCheck check_updaters(const HostFacts& f, const DoctorNeeds& n) {
     auto left = updaters_left_running(stopped, f.unit_files);
     if (!left.empty())
         return {"update-timers", CheckStatus::warn,
-                joined(left) +
+                join(left, ", ") +
                     " can stage an update during the experiment (not in [conditions] stop_units)",
                 "add them to [conditions] stop_units (each boot masks them until the next), or "
                 "sudo systemctl disable --now " +
-                    joined(left)};
+                    join(left, ", ")};
     auto present = presence_of(automatic_updaters(), f.unit_files).present;
     return {"update-timers", CheckStatus::ok,
             present.empty() ? "no automatic-update timer on this host"
-                            : joined(present) + " stopped at each boot (stop_units)",
+                            : join(present, ", ") + " stopped at each boot (stop_units)",
             ""};
 }
 

@@ -1,4 +1,5 @@
 #include "core/notify_message.hpp"
+#include "core/text.hpp"
 
 #include <array>
 #include <cmath>
@@ -27,13 +28,6 @@ std::string run_label(const NotifyFacts& f) {
     return s;
 }
 
-std::string join(const std::vector<std::string>& items) {
-    std::string s;
-    for (const auto& i : items)
-        s += (s.empty() ? "" : ", ") + i;
-    return s;
-}
-
 std::string logs_line(const NotifyFacts& f) {
     return f.logs.empty() ? "" : "\nlogs: " + f.logs;
 }
@@ -41,7 +35,7 @@ std::string logs_line(const NotifyFacts& f) {
 NotifyText start_text(const NotifyFacts& f) {
     std::string msg = f.experiment + ": started, " + std::to_string(f.run_n) + " runs";
     if (!f.targets.empty())
-        msg += " of " + join(f.targets);
+        msg += " of " + join(f.targets, ", ");
     return {"bootbench: " + f.experiment + " started", msg + logs_line(f)};
 }
 

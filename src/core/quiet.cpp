@@ -1,4 +1,5 @@
 #include "core/quiet.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,10 +15,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 }
 
 std::string joined(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v)
-        s += (s.empty() ? "" : ", ") + x;
-    return s.empty() ? "none" : s;
+    return v.empty() ? "none" : join(v, ", ");
 }
 
 bool ends_with(const std::string& s, const std::string& tail) {

@@ -1,4 +1,5 @@
 #include "core/report.hpp"
+#include "core/text.hpp"
 
 #include "core/parallel.hpp"
 
@@ -98,13 +99,6 @@ void note_image(TargetReport& t, const RunResult& r) {
     std::string image = r.image["pinned_reference"];
     if (std::find(t.images.begin(), t.images.end(), image) == t.images.end())
         t.images.push_back(image);
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-    std::string s;
-    for (const auto& x : v)
-        s += (s.empty() ? "" : sep) + x;
-    return s;
 }
 
 void add_once(std::vector<std::string>& v, const std::string& s) {

@@ -446,14 +446,16 @@ bool any_run_says(const std::vector<const RunResult*>& runs, const char* key) {
 
 // What a reader must know before any number: the runs were no measurement
 // of the targets' systems (sandbox), or of shortened benches (--quick).
-std::string provenance_of(const std::vector<const RunResult*>& included) {
+void set_provenance(Caption& c, const std::vector<const RunResult*>& included) {
     bool sandbox = any_run_says(included, "sandbox"), quick = any_run_says(included, "quick");
+    c.provenance_tag = std::string(sandbox ? "sandbox simulation" : "") + (sandbox && quick ? ", " : "") +
+                       (quick ? "--quick rehearsal" : "");
     std::string s = sandbox ? "Simulated on a sandbox (bootbench simulate): every target ran on the kernel "
                               "of the machine that simulated it, so differences are noise, not the targets'"
                             : "";
     if (quick)
         s += std::string(s.empty() ? "A" : "; a") + " --quick rehearsal: benches shortened, not a measurement";
-    return s.empty() ? s : s + ".";
+    c.provenance = s.empty() ? s : s + ".";
 }
 
 Caption make_caption(const std::vector<const RunResult*>& included) {
@@ -477,10 +479,7 @@ Caption make_caption(const std::vector<const RunResult*>& included) {
     for (const auto& [key, name] : shown)
         if (std::string v = distinct_values(included, key); !v.empty())
             c.conditions += (c.conditions.empty() ? "" : ", ") + std::string(name) + " " + v;
-    c.provenance = provenance_of(included);
-    c.provenance_tag = std::string(any_run_says(included, "sandbox") ? "sandbox simulation" : "") +
-                       (any_run_says(included, "sandbox") && any_run_says(included, "quick") ? ", " : "") +
-                       (any_run_says(included, "quick") ? "--quick rehearsal" : "");
+    set_provenance(c, included);
     return c;
 }
 

@@ -1,4 +1,5 @@
 #include "core/report_reproduce.hpp"
+#include "core/text.hpp"
 
 #include "core/render_text.hpp"
 
@@ -43,13 +44,6 @@ void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m, const 
     }
 }
 
-std::string joined(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v)
-        s += (s.empty() ? "" : "; ") + x;
-    return s;
-}
-
 void differ(std::vector<std::string>& out, const std::string& what, const std::string& a, const std::string& b) {
     if (!a.empty() && !b.empty() && a != b)
         out.push_back(what + ": published " + a + "; fresh " + b);
@@ -57,7 +51,7 @@ void differ(std::vector<std::string>& out, const std::string& what, const std::s
 
 std::string kernels(const Report& r, const std::string& target) {
     const TargetReport* t = r.find_target(target);
-    return t ? joined(t->kernels) : "";
+    return t ? join(t->kernels, "; ") : "";
 }
 
 std::string pad(std::string s, size_t width) {
@@ -81,7 +75,7 @@ std::vector<std::string> environment_differences(const Report& published, const 
 }
 
 std::vector<ReproduceRow> compare_reproduction(const Report& published, const Report& fresh) {
-    std::string differences = joined(environment_differences(published, fresh));
+    std::string differences = join(environment_differences(published, fresh), "; ");
     std::vector<ReproduceRow> rows;
     for (const auto& pm : published.metrics) {
         if (!pm.comparison)

@@ -5,6 +5,13 @@
 
 namespace bootbench::core {
 
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+    std::string s;
+    for (const auto& p : parts)
+        s += (s.empty() ? "" : std::string(sep)) + p;
+    return s;
+}
+
 std::string count_of(long long n, const std::string& word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }

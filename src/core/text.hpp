@@ -6,11 +6,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bootbench::core {
 
 // What a run stores of a failure's text (a bench's stderr line, a reason).
 inline constexpr size_t kMaxFailureText = 4096;
+
+// `parts` with `sep` between them: join({"a", "b"}, ", ") is "a, b".
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
 // "1 metric", "2 metrics": a count with its word, singular for one.
 std::string count_of(long long n, const std::string& word);

@@ -48,13 +48,6 @@ std::string last_line(const std::string& text) {
     return text.substr(start, end - start + 1);
 }
 
-std::string join(const std::vector<std::string>& argv) {
-    std::string s;
-    for (const auto& a : argv)
-        s += (s.empty() ? "" : " ") + a;
-    return s;
-}
-
 // The raw file capped on disk, then read back: never more than its cap in memory.
 std::string bounded_output(const fs::path& path) {
     std::string problem = cap_raw_output(path);
@@ -175,7 +168,7 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
     std::string hint = spec.stdout_path.string();
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint);
-    log_line("bench " + b.name + ": running " + join(run.record.argv));
+    log_line("bench " + b.name + ": running " + core::join(run.record.argv, " "));
     std::optional<ProcessGroup> group;
     core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
     try {
