@@ -7,6 +7,7 @@
 #include "core/metric_catalog.hpp"
 #include "core/outliers.hpp"
 #include "core/render_text.hpp"
+#include "core/tools_image.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -111,6 +112,9 @@ void note_system(TargetReport& t, const RunResult& r) {
         add_once(t.kernels, ascii_safe(k->get<std::string>()));
     const DeploymentRecord& d = r.deployment;
     add_once(t.deployments, ascii_safe(d.origin + (d.version.empty() ? "" : " (" + d.version + ")")));
+    for (const auto& b : r.benches)
+        if (b.status != BenchStatus::skipped && !b.argv.empty())
+            add_once(t.commands[b.name], ascii_safe(join(command_inside(b.argv), " ")));
 }
 
 // Sorts every run into its target as included, excluded or failed.

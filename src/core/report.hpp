@@ -5,6 +5,7 @@
 #include "core/run_result.hpp"
 #include "core/stats.hpp"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -98,6 +99,9 @@ struct TargetReport {
     // The kernels ("6.8.9-300.fc40.x86_64") and deployments ("fedora:fedora/40/x86_64/silverblue
     // (40.20240601.0)") its runs booted, each once, in start order.
     std::vector<std::string> kernels{}, deployments{};
+    // bench name -> the commands its runs ran (core::command_inside, joined
+    // by spaces), each once: what reproduce compares as bench parameters.
+    std::map<std::string, std::vector<std::string>> commands{};
 };
 
 struct Outlier {

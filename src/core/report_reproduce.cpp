@@ -3,6 +3,8 @@
 
 #include "core/render_text.hpp"
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace bootbench::core {
@@ -54,6 +56,64 @@ std::string kernels(const Report& r, const std::string& target) {
     return t ? join(t->kernels, "; ") : "";
 }
 
+// A command's parameters: its words, an option and its separate value
+// ("-l 1000") kept together so that a changed value names its option.
+bool is_bare_option(const std::string& word) {
+    return word[0] == '-' && word.find_first_of(" =") == std::string::npos;
+}
+
+std::vector<std::string> parameters(const std::string& command) {
+    std::istringstream in(command);
+    std::vector<std::string> out;
+    for (std::string word; in >> word;)
+        if (!out.empty() && word[0] != '-' && is_bare_option(out.back()))
+            out.back() += " " + word;
+        else
+            out.push_back(word);
+    return out;
+}
+
+// The parameters of `a` that `b` does not have, in a's order.
+std::string only_in(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::vector<std::string> out;
+    for (const auto& p : a)
+        if (std::find(b.begin(), b.end(), p) == b.end())
+            out.push_back(p);
+    return join(out, " ");
+}
+
+// "published -l 1000; fresh -l 100": the parameters each side alone has, or
+// both whole commands when they differ only in order.
+std::string bench_difference(const std::string& published, const std::string& fresh) {
+    auto p = parameters(published), f = parameters(fresh);
+    std::string a = only_in(p, f), b = only_in(f, p);
+    if (a.empty() && b.empty())
+        return "published " + published + "; fresh " + fresh;
+    return "published " + (a.empty() ? "(none)" : a) + "; fresh " + (b.empty() ? "(none)" : b);
+}
+
+// bench name -> the commands that the baseline's and the subject's runs ran.
+std::map<std::string, std::vector<std::string>> commands(const Report& r) {
+    std::map<std::string, std::vector<std::string>> out;
+    for (const auto* name : {&r.baseline, &r.subject})
+        if (const TargetReport* t = r.find_target(*name))
+            for (const auto& [bench, list] : t->commands)
+                for (const auto& c : list)
+                    if (std::find(out[bench].begin(), out[bench].end(), c) == out[bench].end())
+                        out[bench].push_back(c);
+    return out;
+}
+
+void differ_benches(std::vector<std::string>& out, const Report& published, const Report& fresh) {
+    auto fresh_commands = commands(fresh);
+    for (const auto& [bench, list] : commands(published)) {
+        auto f = fresh_commands.find(bench);
+        if (f == fresh_commands.end() || f->second == list)
+            continue;
+        out.push_back("bench " + bench + ": " + bench_difference(join(list, " / "), join(f->second, " / ")));
+    }
+}
+
 std::string pad(std::string s, size_t width) {
     if (s.size() < width)
         s.resize(width, ' ');
@@ -71,6 +131,7 @@ std::vector<std::string> environment_differences(const Report& published, const 
     differ(out, "CPU", published.caption.machine, fresh.caption.machine);
     differ(out, "kernel of " + fresh.baseline, kernels(published, published.baseline), kernels(fresh, fresh.baseline));
     differ(out, "kernel of " + fresh.subject, kernels(published, published.subject), kernels(fresh, fresh.subject));
+    differ_benches(out, published, fresh);
     return out;
 }
 

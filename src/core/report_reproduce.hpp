@@ -32,8 +32,10 @@ std::vector<ReproduceRow> compare_reproduction(const Report& published, const Re
 
 // What makes the fresh runs another experiment than the published ones:
 // a sandbox or --quick on either side, another CPU model or count, another
-// kernel booted for the baseline or the subject. Empty when nothing known
-// differs (a side that does not say is not held against it).
+// kernel booted for the baseline or the subject, a bench run with other
+// parameters (its command inside the tools container, word by word: "bench
+// sysbench-threads: published --time=30; fresh --time=3"). Empty when nothing
+// known differs (a side that does not say is not held against it).
 std::vector<std::string> environment_differences(const Report& published, const Report& fresh);
 
 const char* to_string(Reproduction r);

@@ -1,5 +1,6 @@
 #include "core/tools_image.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace bootbench::core {
@@ -27,6 +28,15 @@ std::vector<std::string> container_argv(const ToolsImage& t, const std::string& 
     out.insert(out.end(), {"--ipc=host", "--privileged", t.id});
     out.insert(out.end(), argv.begin(), argv.end());
     return out;
+}
+
+std::vector<std::string> command_inside(const std::vector<std::string>& argv) {
+    if (argv.size() < 2 || argv[0] != "podman" || argv[1] != "run")
+        return argv;
+    auto image = std::find(argv.begin(), argv.end(), "--privileged");
+    if (image == argv.end() || image + 1 == argv.end())
+        return {};
+    return {image + 2, argv.end()};
 }
 
 } // namespace bootbench::core

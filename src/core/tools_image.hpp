@@ -38,4 +38,9 @@ std::string container_name(const std::string& run_id, const std::string& bench);
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
                                         const std::vector<std::string>& argv);
 
+// The bench's own command in a recorded argv: what follows the image in a
+// container_argv, or `argv` itself when it is not a podman run (the host's
+// tools). For reproduce, which compares bench parameters, not how they ran.
+std::vector<std::string> command_inside(const std::vector<std::string>& argv);
+
 } // namespace bootbench::core

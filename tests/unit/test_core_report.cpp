@@ -284,6 +284,56 @@ TEST_CASE("reproduce: different machines, kernels or a sandbox make a miss 'not 
     CHECK(render_reproduction(rows).find("not comparable") != std::string::npos);
 }
 
+namespace {
+
+BenchRecord bench_ran(const std::string& name, std::vector<std::string> argv) {
+    BenchRecord b;
+    b.name = name;
+    b.argv = std::move(argv);
+    return b;
+}
+
+// Both sides compare a and b; every run of a side ran `benches`.
+ReportInput ran(std::vector<BenchRecord> benches) {
+    ReportInput in = two_targets(6);
+    for (auto& r : in.runs)
+        r.benches = benches;
+    return in;
+}
+
+} // namespace
+
+TEST_CASE("reproduce: other bench parameters make a miss 'not comparable', naming only what differs",
+          "[report][reproduce]") {
+    std::vector<std::string> podman = {"podman", "run", "--name", "n", "--privileged", "0123abcd"};
+    std::vector<std::string> sysbench = {"sysbench", "threads", "--threads=12", "--time=30", "run"};
+    std::vector<std::string> wrapped = podman;
+    wrapped.insert(wrapped.end(), sysbench.begin(), sysbench.end());
+    Report published = build_report(ran({bench_ran("sysbench-threads", sysbench),
+                                         bench_ran("messaging", {"perf", "bench", "sched", "messaging", "-g",
+                                                                 "20", "-l", "1000"})}));
+    // The same commands, one inside the tools container: not a difference.
+    CHECK(environment_differences(published, build_report(ran({bench_ran("sysbench-threads", wrapped)})))
+              .empty());
+    Report fresh = build_report(ran({bench_ran("sysbench-threads", {"sysbench", "threads", "--threads=12",
+                                                                    "--time=3", "run"}),
+                                     bench_ran("messaging", {"perf", "bench", "sched", "messaging", "-g",
+                                                             "20", "-l", "100", "-p"})}));
+    CHECK(environment_differences(published, fresh) ==
+          std::vector<std::string>{"bench messaging: published -l 1000; fresh -l 100 -p",
+                                   "bench sysbench-threads: published --time=30; fresh --time=3"});
+    published.metrics[1].comparison->ratio = 1.2; // outside the fresh interval
+    CHECK(compare_reproduction(published, fresh)[1].verdict == Reproduction::not_comparable);
+}
+
+TEST_CASE("reproduce: a bench that one side did not run, or records no command for, is not held against it",
+          "[report][reproduce]") {
+    Report published = build_report(two_targets(6)); // an imported set: no commands recorded
+    Report fresh = build_report(ran({bench_ran("pipe", {"perf", "bench", "sched", "pipe", "-l", "10"})}));
+    CHECK(environment_differences(published, fresh).empty());
+    CHECK(environment_differences(fresh, published).empty());
+}
+
 TEST_CASE("report: one run each is shown, never called a difference", "[report]") {
     ReportInput in;
     in.baseline = "a";

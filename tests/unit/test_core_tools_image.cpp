@@ -28,3 +28,12 @@ TEST_CASE("tools container: in podman's cgroup with the host's PID namespace els
     CHECK(describe(image(false)) == "localhost/bench-tools:44 (image 0123abcd, sha256:feed)");
     CHECK(container_name("a-1", "perf sched/pipe") == "bootbench-a-1-perf_sched_pipe");
 }
+
+TEST_CASE("tools container: the bench's own command is read back from the recorded argv", "[tools]") {
+    std::vector<std::string> inner = {"perf", "bench", "sched", "pipe", "-l", "1000"};
+    CHECK(command_inside(container_argv(image(true), "n", inner)) == inner);
+    CHECK(command_inside(container_argv(image(false), "n", inner)) == inner);
+    CHECK(command_inside(inner) == inner); // the host's tools: recorded as run
+    CHECK(command_inside({"podman", "run", "--rm"}).empty()); // no image, no command
+    CHECK(command_inside({"podman", "version"}) == std::vector<std::string>{"podman", "version"});
+}
