@@ -180,8 +180,8 @@ std::string render_reproduction(const std::vector<ReproduceRow>& rows) {
       << pad("verdict", 14) << "why\n";
     for (const auto& r : rows) {
         std::string fresh = r.fresh ? format_ratio(r.fresh->ratio) : "-";
-        std::string ci =
-            r.fresh ? format_ratio(r.fresh->ci.lo) + " - " + format_ratio(r.fresh->ci.hi) : "-";
+        bool interval = r.fresh && r.fresh->no_interval.empty();
+        std::string ci = interval ? format_ratio(r.fresh->ci.lo) + " - " + format_ratio(r.fresh->ci.hi) : "-";
         o << pad(ascii_safe(r.key), 24) << pad(format_ratio(r.published_ratio), 9) << pad(fresh, 7)
           << pad(ci, 15) << pad(to_string(r.verdict), 14) << r.why << "\n";
     }

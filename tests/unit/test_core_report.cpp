@@ -406,3 +406,12 @@ TEST_CASE("report: runs that ended at the CPU's thermal limit are said to measur
           "2 of 8 runs ended at 95.0-100.1 C, at the CPU's thermal limit: their last benches ran throttled, so "
           "the results measure the cooling too. Shorter benches, or a cooler room, keep them below 95 C.");
 }
+
+TEST_CASE("reproduce: a fresh comparison without an interval shows none in the table", "[report][reproduce]") {
+    Report fresh = build_report(two_targets(4)); // below 6 runs: no interval
+    auto table = render_reproduction(compare_reproduction(fresh, fresh));
+    CAPTURE(table);
+    CHECK(table.find("n/a") == std::string::npos);
+    CHECK(table.find("lat                       1.95x      1.95x    -                inconclusive    the fresh "
+                     "results have no interval: fewer than 6 runs (a has 4)") != std::string::npos);
+}
