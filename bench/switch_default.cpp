@@ -12,8 +12,8 @@
 // bare way, ROUNDS times; the order ends as it began. The VM test runs it in
 // its first boot, beside the runs it times.
 #include "core/experiment.hpp"
-#include "sys/sandbox.hpp"
-#include "sys/sysroot.hpp"
+#include "sys/ostree/sandbox.hpp"
+#include "sys/ostree/sysroot.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 // bootbench abort: stop the experiment and put the machine back.
 #include "cli/commands.hpp"
 #include "sys/clock.hpp"
-#include "sys/host.hpp"
+#include "sys/ostree/host.hpp"
 #include "sys/orchestrator.hpp"
 
 namespace bootbench::cli {

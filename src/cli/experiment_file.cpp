@@ -1,6 +1,6 @@
 #include "cli/experiment_file.hpp"
 
-#include "sys/files.hpp"
+#include "sys/store/files.hpp"
 
 namespace bootbench::cli {
 

@@ -1,6 +1,6 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "sys/host.hpp"
+#include "sys/ostree/host.hpp"
 
 namespace bootbench::cli {
 

@@ -6,7 +6,7 @@
 #include "core/plan.hpp"
 #include "cli/targets.hpp"
 
-#include "sys/images.hpp"
+#include "sys/net/images.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -2,7 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/quiet.hpp"
-#include "sys/quiet_units.hpp"
+#include "sys/probe/quiet_units.hpp"
 
 namespace bootbench::cli {
 

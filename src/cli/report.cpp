@@ -5,7 +5,7 @@
 #include "cli/report_summary.hpp"
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
-#include "sys/result_reader.hpp"
+#include "sys/store/result_reader.hpp"
 
 #include <filesystem>
 #include <iostream>

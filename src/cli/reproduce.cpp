@@ -15,8 +15,8 @@
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
 #include "core/report_reproduce.hpp"
-#include "sys/files.hpp"
-#include "sys/result_reader.hpp"
+#include "sys/store/files.hpp"
+#include "sys/store/result_reader.hpp"
 
 #include <iostream>
 

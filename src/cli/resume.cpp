@@ -1,7 +1,7 @@
 // bootbench resume: what the unit runs after every boot.
 #include "cli/commands.hpp"
 #include "sys/clock.hpp"
-#include "sys/host.hpp"
+#include "sys/ostree/host.hpp"
 #include "sys/orchestrator.hpp"
 
 namespace bootbench::cli {

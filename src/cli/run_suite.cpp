@@ -4,10 +4,10 @@
 #include "cli/experiment_file.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "sys/booted_deployment.hpp"
+#include "sys/probe/booted_deployment.hpp"
 #include "sys/clock.hpp"
-#include "sys/files.hpp"
-#include "sys/suite.hpp"
+#include "sys/store/files.hpp"
+#include "sys/run/suite.hpp"
 
 #include <cerrno>
 #include <cstring>

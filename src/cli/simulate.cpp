@@ -3,20 +3,20 @@
 // benchmarks on this kernel, reboots emulated from the BLS entries.
 #include "cli/commands.hpp"
 #include "cli/report_summary.hpp"
-#include "sys/result_reader.hpp"
+#include "sys/store/result_reader.hpp"
 #include "cli/targets.hpp"
 #include "cli/experiment_file.hpp"
 #include "core/error.hpp"
 #include "core/plan.hpp"
 #include "sys/clock.hpp"
-#include "sys/files.hpp"
-#include "sys/host.hpp"
-#include "sys/images.hpp"
+#include "sys/store/files.hpp"
+#include "sys/ostree/host.hpp"
+#include "sys/net/images.hpp"
 #include "sys/orchestrator.hpp"
-#include "sys/results_folder.hpp"
-#include "sys/sandbox.hpp"
-#include "sys/state_store.hpp"
-#include "sys/subprocess.hpp"
+#include "sys/store/results_folder.hpp"
+#include "sys/ostree/sandbox.hpp"
+#include "sys/store/state_store.hpp"
+#include "sys/process/subprocess.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -8,11 +8,11 @@
 #include "core/error.hpp"
 #include "core/plan.hpp"
 #include "sys/clock.hpp"
-#include "sys/files.hpp"
-#include "sys/host.hpp"
+#include "sys/store/files.hpp"
+#include "sys/ostree/host.hpp"
 #include "sys/orchestrator.hpp"
-#include "sys/images.hpp"
-#include "sys/staging.hpp"
+#include "sys/net/images.hpp"
+#include "sys/ostree/staging.hpp"
 
 #include <iostream>
 

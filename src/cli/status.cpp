@@ -4,9 +4,9 @@
 #include "core/json_bounds.hpp"
 #include "core/status.hpp"
 #include "core/text.hpp"
-#include "sys/files.hpp"
-#include "sys/host.hpp"
-#include "sys/state_store.hpp"
+#include "sys/store/files.hpp"
+#include "sys/ostree/host.hpp"
+#include "sys/store/state_store.hpp"
 
 #include <algorithm>
 #include <ctime>

@@ -1,5 +1,5 @@
 #include "cli/targets.hpp"
-#include "sys/tools_image.hpp"
+#include "sys/run/tools_image.hpp"
 
 #include "core/error.hpp"
 

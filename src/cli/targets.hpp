@@ -2,7 +2,7 @@
 // Target resolution on a sysroot, shared by plan and start.
 #include "core/experiment.hpp"
 #include "core/resolve.hpp"
-#include "sys/sysroot.hpp"
+#include "sys/ostree/sysroot.hpp"
 
 #include <map>
 #include <ostream>

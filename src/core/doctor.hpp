@@ -28,7 +28,7 @@ struct ToolFact {
     std::string program;
     bool found = false;
     bool optional = false; // a missing optional tool skips its bench
-    std::string install;   // how to install it (sys/bench_command's words)
+    std::string install;   // how to install it (sys/run/bench_command's words)
 };
 
 // What sys/doctor_probe found. nullopt: could not be read or not there.

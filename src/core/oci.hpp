@@ -1,7 +1,7 @@
 #pragma once
 // Image references and the pure half of the OCI distribution protocol: what a
 // target's `image` names, how to pin it to a digest, how a registry asks for
-// a token, and which manifest of an index fits this machine. sys/registry.cpp
+// a token, and which manifest of an index fits this machine. sys/net/registry.cpp
 // does the requests; every decision is made here, from values.
 #include <nlohmann/json_fwd.hpp>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // [tools] image: every bench and the background load run inside one pinned
 // container image, the same bytes in every arm; only the booted OS differs.
-// The podman command line is built here; running it is sys/tools_image.
+// The podman command line is built here; running it is sys/run/tools_image.
 #include <string>
 #include <vector>
 

@@ -2,13 +2,13 @@
 
 #include "core/error.hpp"
 #include "core/quiet.hpp"
-#include "sys/bench_command.hpp"
-#include "sys/booted_deployment.hpp"
-#include "sys/probes.hpp"
-#include "sys/sensors.hpp"
-#include "sys/subprocess.hpp"
-#include "sys/sysroot.hpp"
-#include "sys/tools_image.hpp"
+#include "sys/run/bench_command.hpp"
+#include "sys/probe/booted_deployment.hpp"
+#include "sys/probe/probes.hpp"
+#include "sys/probe/sensors.hpp"
+#include "sys/process/subprocess.hpp"
+#include "sys/ostree/sysroot.hpp"
+#include "sys/run/tools_image.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // `root`, free space of `root`/var and `root`/boot, programs on PATH, podman's
 // store, and the unit files through the UnitControl seam.
 #include "core/doctor.hpp"
-#include "sys/quiet_units.hpp"
+#include "sys/probe/quiet_units.hpp"
 
 #include <filesystem>
 

@@ -6,8 +6,8 @@
 // continue from.
 #include "core/experiment.hpp"
 #include "core/state.hpp"
-#include "sys/host.hpp"
-#include "sys/state_store.hpp"
+#include "sys/ostree/host.hpp"
+#include "sys/store/state_store.hpp"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -21,7 +21,7 @@ struct StartOptions {
     bool reboot = true;
     StagedPolicy staged = StagedPolicy::refuse;
     fs::path binary; // the bootbench the unit runs; empty = this process's own
-    nlohmann::json images = nlohmann::json::object(); // see sys/images.hpp
+    nlohmann::json images = nlohmann::json::object(); // see sys/net/images.hpp
 };
 
 // Pins the targets, installs the binary and the unit, writes the state, makes

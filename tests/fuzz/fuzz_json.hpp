@@ -1,6 +1,6 @@
 #pragma once
-// JSON text to a document, as bootbench's readers do it (sys/state_store,
-// sys/result_reader): bounded nesting and size first, then any JSON error is
+// JSON text to a document, as bootbench's readers do it (sys/store/state_store,
+// sys/store/result_reader): bounded nesting and size first, then any JSON error is
 // a bootbench::Error naming the file.
 #include "core/error.hpp"
 #include "core/json_bounds.hpp"

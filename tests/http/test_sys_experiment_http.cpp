@@ -6,8 +6,8 @@
 #include "loopback_server.hpp"
 #include "core/error.hpp"
 #include "core/run_result.hpp"
-#include "sys/files.hpp"
-#include "sys/images.hpp"
+#include "sys/store/files.hpp"
+#include "sys/net/images.hpp"
 
 #include <cstdlib>
 #include <sstream>

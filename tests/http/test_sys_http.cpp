@@ -2,7 +2,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "loopback_server.hpp"
-#include "sys/http.hpp"
+#include "sys/net/http.hpp"
 
 #include <chrono>
 #include <functional>

@@ -1,7 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "loopback_server.hpp"
-#include "sys/notify.hpp"
+#include "sys/net/notify.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -2,7 +2,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "loopback_server.hpp"
-#include "sys/registry.hpp"
+#include "sys/net/registry.hpp"
 
 #include <chrono>
 #include <functional>

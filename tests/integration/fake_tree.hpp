@@ -1,7 +1,7 @@
 #pragma once
 // A fake /proc and /sys tree, with what a Framework 13 (AMD) shows.
 #include "helpers.hpp"
-#include "sys/suite.hpp"
+#include "sys/run/suite.hpp"
 
 namespace testing {
 

@@ -1,6 +1,6 @@
 #include "sandbox_fixture.hpp"
 
-#include "sys/files.hpp"
+#include "sys/store/files.hpp"
 
 #include <cstdlib>
 #include <sys/wait.h>

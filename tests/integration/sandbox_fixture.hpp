@@ -4,10 +4,10 @@
 #include "core/experiment.hpp"
 #include "core/state.hpp"
 #include "sys/clock.hpp"
-#include "sys/host.hpp"
+#include "sys/ostree/host.hpp"
 #include "sys/orchestrator.hpp"
-#include "sys/sandbox.hpp"
-#include "sys/state_store.hpp"
+#include "sys/ostree/sandbox.hpp"
+#include "sys/store/state_store.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // the parsed experiment whatever the file's text says.
 #include "catch.hpp"
 #include "helpers.hpp"
-#include "sys/subprocess.hpp"
+#include "sys/process/subprocess.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "helpers.hpp"
-#include "sys/subprocess.hpp"
+#include "sys/process/subprocess.hpp"
 
 #include <chrono>
 #include <csignal>

@@ -4,8 +4,8 @@
 #include "../unit/catch.hpp"
 #include "../unit/error_of.hpp"
 #include "sandbox_fixture.hpp"
-#include "sys/files.hpp"
-#include "sys/results_folder.hpp"
+#include "sys/store/files.hpp"
+#include "sys/store/results_folder.hpp"
 
 #include <sys/stat.h>
 

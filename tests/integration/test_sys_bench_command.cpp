@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "sys/bench_command.hpp"
+#include "sys/run/bench_command.hpp"
 
 using namespace bootbench;
 using namespace bootbench::sys;

@@ -3,10 +3,10 @@
 #include "catch.hpp"
 #include "fake_tree.hpp"
 #include "helpers.hpp"
-#include "sys/canary_watch.hpp"
-#include "sys/rapl.hpp"
-#include "sys/suite.hpp"
-#include "sys/system_probe.hpp"
+#include "sys/run/canary_watch.hpp"
+#include "sys/probe/rapl.hpp"
+#include "sys/run/suite.hpp"
+#include "sys/probe/system_probe.hpp"
 
 using namespace bootbench;
 using namespace bootbench::core;

@@ -4,9 +4,9 @@
 #include "core/error.hpp"
 #include "core/run_result.hpp"
 #include "sandbox_fixture.hpp"
-#include "sys/files.hpp"
-#include "sys/lock.hpp"
-#include "sys/unit_install.hpp"
+#include "sys/store/files.hpp"
+#include "sys/store/lock.hpp"
+#include "sys/ostree/unit_install.hpp"
 
 #include <csignal>
 #include <nlohmann/json.hpp>

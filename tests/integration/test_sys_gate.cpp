@@ -1,9 +1,9 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "fake_tree.hpp"
-#include "sys/background_load.hpp"
-#include "sys/conditions_gate.hpp"
-#include "sys/quiet_units.hpp"
+#include "sys/run/background_load.hpp"
+#include "sys/probe/conditions_gate.hpp"
+#include "sys/probe/quiet_units.hpp"
 
 #include <cstdlib>
 #include <functional>

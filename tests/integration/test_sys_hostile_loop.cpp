@@ -4,7 +4,7 @@
 #include "../unit/catch.hpp"
 #include "core/run_result.hpp"
 #include "sandbox_fixture.hpp"
-#include "sys/files.hpp"
+#include "sys/store/files.hpp"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>

@@ -4,8 +4,8 @@
 #include "core/state.hpp"
 #include "error_of.hpp"
 #include "helpers.hpp"
-#include "sys/result_reader.hpp"
-#include "sys/state_store.hpp"
+#include "sys/store/result_reader.hpp"
+#include "sys/store/state_store.hpp"
 
 using namespace bootbench;
 using bootbench::test::error_of;

@@ -1,9 +1,9 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "fake_tree.hpp"
-#include "sys/booted_deployment.hpp"
-#include "sys/probes.hpp"
-#include "sys/sensors.hpp"
+#include "sys/probe/booted_deployment.hpp"
+#include "sys/probe/probes.hpp"
+#include "sys/probe/sensors.hpp"
 
 using namespace bootbench;
 using namespace bootbench::sys;

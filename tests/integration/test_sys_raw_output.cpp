@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "helpers.hpp"
-#include "sys/raw_output.hpp"
+#include "sys/run/raw_output.hpp"
 
 #include <string>
 

@@ -2,8 +2,8 @@
 #include "../unit/catch.hpp"
 #include "core/resolve.hpp"
 #include "sandbox_fixture.hpp"
-#include "sys/files.hpp"
-#include "sys/unit_install.hpp"
+#include "sys/store/files.hpp"
+#include "sys/ostree/unit_install.hpp"
 
 #include <algorithm>
 

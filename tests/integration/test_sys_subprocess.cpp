@@ -1,7 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "helpers.hpp"
-#include "sys/subprocess.hpp"
+#include "sys/process/subprocess.hpp"
 
 #include <sys/resource.h>
 #include <csignal>

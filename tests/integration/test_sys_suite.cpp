@@ -2,7 +2,7 @@
 #include "core/error.hpp"
 #include "fake_tree.hpp"
 #include "helpers.hpp"
-#include "sys/suite.hpp"
+#include "sys/run/suite.hpp"
 
 #include <cstdlib>
 

@@ -1,0 +1,255 @@
+#include "sys/ostree/sysroot.hpp"
+
+#include "sys/ostree/gerror.hpp"
+
+#include <ostree.h>
+
+namespace bootbench::sys {
+
+namespace {
+
+std::string keyfile_string(GKeyFile* kf, const char* group, const char* key) {
+    if (!kf)
+        return "";
+    g_autofree char* v = g_key_file_get_string(kf, group, key, nullptr);
+    return v ? v : "";
+}
+
+// The commit's metadata (a{sv}); nullptr when the commit is not in the repo.
+GVariant* commit_metadata(OstreeRepo* repo, const char* csum) {
+    g_autoptr(GVariant) commit = nullptr;
+    if (!ostree_repo_load_variant(repo, OSTREE_OBJECT_TYPE_COMMIT, csum, &commit, nullptr))
+        return nullptr;
+    return g_variant_get_child_value(commit, 0);
+}
+
+std::string meta_string(GVariant* metadata, const char* key) {
+    const char* value = nullptr;
+    return metadata && g_variant_lookup(metadata, key, "&s", &value) && value ? value : "";
+}
+
+core::DeploymentRef ref_of(OstreeDeployment* d) {
+    return {ostree_deployment_get_osname(d), ostree_deployment_get_csum(d),
+            ostree_deployment_get_deployserial(d)};
+}
+
+GPtrArray* deployment_list(OstreeSysroot* s) { return ostree_sysroot_get_deployments(s); }
+
+} // namespace
+
+// Holds the sysroot lock (flock on ostree/lock) for one write, and reloads
+// first so that the deployments written are the current ones.
+class Sysroot::Lock {
+public:
+    explicit Lock(OstreeSysroot* s) : s_(s) {
+        gcheck("Locking the ostree sysroot", [&](GError** e) { return ostree_sysroot_lock(s_, e); });
+        gcheck("Reloading the ostree sysroot",
+               [&](GError** e) { return ostree_sysroot_load_if_changed(s_, nullptr, nullptr, e); });
+    }
+    ~Lock() { ostree_sysroot_unlock(s_); }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+
+private:
+    OstreeSysroot* s_;
+};
+
+Sysroot::Sysroot(const fs::path& path) : path_(path) {
+    g_autoptr(GFile) file = g_file_new_for_path(path.c_str());
+    sysroot_ = ostree_sysroot_new(file);
+    std::string doing = "Opening the ostree sysroot " + path.string();
+    if (path == "/") // Fedora mounts /sysroot read-only: writes need a private namespace
+        gcheck(doing, [&](GError** e) {
+            return ostree_sysroot_initialize_with_mount_namespace(sysroot_, nullptr, e);
+        });
+    gcheck(doing, [&](GError** e) { return ostree_sysroot_load(sysroot_, nullptr, e); });
+}
+
+Sysroot::~Sysroot() {
+    if (sysroot_)
+        g_object_unref(sysroot_);
+}
+
+void Sysroot::reload() {
+    gcheck("Reloading the ostree sysroot " + path_.string(),
+           [&](GError** e) { return ostree_sysroot_load_if_changed(sysroot_, nullptr, nullptr, e); });
+}
+
+std::vector<core::DeploymentInfo> Sysroot::deployments() {
+    g_autoptr(OstreeRepo) repo = nullptr;
+    gcheck("Opening the repo of " + path_.string(),
+           [&](GError** e) { return ostree_sysroot_get_repo(sysroot_, &repo, nullptr, e); });
+    OstreeDeployment* booted = ostree_sysroot_get_booted_deployment(sysroot_);
+    g_autoptr(GPtrArray) list = deployment_list(sysroot_);
+    std::vector<core::DeploymentInfo> out;
+    for (guint i = 0; i < list->len; ++i) {
+        auto* d = static_cast<OstreeDeployment*>(list->pdata[i]);
+        GKeyFile* origin = ostree_deployment_get_origin(d);
+        core::DeploymentInfo info;
+        info.ref = ref_of(d);
+        info.index = static_cast<int>(i);
+        info.refspec = keyfile_string(origin, "origin", "refspec");
+        info.image = keyfile_string(origin, "origin", "container-image-reference");
+        info.kargs_for = keyfile_string(origin, "bootbench", "kargs-for");
+        g_autoptr(GVariant) metadata = commit_metadata(repo, ostree_deployment_get_csum(d));
+        info.version = meta_string(metadata, "version");
+        info.image_digest = meta_string(metadata, "ostree.manifest-digest");
+        info.bootcsum = ostree_deployment_get_bootcsum(d);
+        info.bootserial = ostree_deployment_get_bootserial(d);
+        info.pinned = ostree_deployment_is_pinned(d);
+        info.staged = ostree_deployment_is_staged(d);
+        info.booted = booted && ostree_deployment_equal(booted, d);
+        out.push_back(std::move(info));
+    }
+    return out;
+}
+
+std::optional<core::DeploymentInfo> Sysroot::booted() {
+    for (auto& d : deployments())
+        if (d.booted)
+            return d;
+    return std::nullopt;
+}
+
+core::DeploymentInfo Sysroot::default_deployment() {
+    for (auto& d : deployments())
+        if (!d.staged)
+            return d;
+    throw Error("the ostree sysroot " + path_.string() + " has no deployment");
+}
+
+bool Sysroot::has_staged() { return ostree_sysroot_get_staged_deployment(sysroot_) != nullptr; }
+
+OstreeDeployment* Sysroot::find(const core::DeploymentRef& ref) {
+    g_autoptr(GPtrArray) list = deployment_list(sysroot_);
+    for (guint i = 0; i < list->len; ++i) {
+        auto* d = static_cast<OstreeDeployment*>(list->pdata[i]);
+        if (ref_of(d) == ref)
+            return d;
+    }
+    throw Error("deployment " + core::describe(ref) + " is not in the sysroot " + path_.string() +
+                " any more (removed by an update or cleanup?); deployments now:\n" +
+                core::describe_all(deployments()));
+}
+
+void Sysroot::write_order(std::vector<OstreeDeployment*> order, const std::string& doing, Postclean clean) {
+    g_autoptr(GPtrArray) arr = g_ptr_array_new_with_free_func(g_object_unref);
+    for (auto* d : order)
+        g_ptr_array_add(arr, g_object_ref(d));
+    OstreeSysrootWriteDeploymentsOpts opts{};
+    opts.do_postclean = clean == Postclean::yes;
+    gcheck(doing, [&](GError** e) {
+        return ostree_sysroot_write_deployments_with_options(sysroot_, arr, &opts, nullptr, e);
+    });
+    reload();
+}
+
+void Sysroot::set_default(const core::DeploymentRef& ref, StagedPolicy staged) {
+    Lock lock(sysroot_);
+    OstreeDeployment* target = find(ref);
+    if (has_staged() && staged == StagedPolicy::refuse)
+        throw Error("a staged update is waiting in " + path_.string() +
+                    "; making another deployment the default would drop it. Let it finish "
+                    "(reboot) or start with --drop-staged");
+    std::vector<OstreeDeployment*> order{target};
+    g_autoptr(GPtrArray) list = deployment_list(sysroot_);
+    for (guint i = 0; i < list->len; ++i) {
+        auto* d = static_cast<OstreeDeployment*>(list->pdata[i]);
+        if (d != target && !ostree_deployment_is_staged(d))
+            order.push_back(d);
+    }
+    write_order(order, "Making " + core::describe(ref) + " the default deployment", Postclean::no);
+}
+
+void Sysroot::set_pinned(const core::DeploymentRef& ref, bool pinned) {
+    Lock lock(sysroot_);
+    OstreeDeployment* d = find(ref);
+    if (ostree_deployment_is_pinned(d) == static_cast<gboolean>(pinned))
+        return;
+    gcheck((pinned ? "Pinning " : "Unpinning ") + core::describe(ref), [&](GError** e) {
+        return ostree_sysroot_deployment_set_pinned(sysroot_, d, pinned, e);
+    });
+    reload();
+}
+
+core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_ref,
+                                               const std::vector<std::string>& kargs,
+                                               const std::string& target) {
+    Lock lock(sysroot_);
+    OstreeDeployment* base = find(base_ref);
+    OstreeBootconfigParser* bc = ostree_deployment_get_bootconfig(base);
+    const char* options = bc ? ostree_bootconfig_parser_get(bc, "options") : nullptr;
+    g_autoptr(OstreeKernelArgs) ka = ostree_kernel_args_from_string(options ? options : "");
+    ostree_kernel_args_delete_key_entry(ka, "ostree", nullptr);
+    for (const auto& k : kargs)
+        ostree_kernel_args_append(ka, k.c_str());
+    g_auto(GStrv) argv = ostree_kernel_args_to_strv(ka);
+
+    g_autoptr(GKeyFile) origin = g_key_file_new();
+    g_autofree char* data = g_key_file_to_data(ostree_deployment_get_origin(base), nullptr, nullptr);
+    g_key_file_load_from_data(origin, data ? data : "", static_cast<gsize>(-1), G_KEY_FILE_KEEP_COMMENTS, nullptr);
+    g_key_file_set_string(origin, "bootbench", "kargs-for", target.c_str());
+
+    OstreeSysrootDeployTreeOpts opts{};
+    opts.override_kernel_argv = argv;
+    g_autoptr(OstreeDeployment) fresh = nullptr;
+    std::string doing = "Deploying " + core::describe(base_ref) + " again with kernel arguments for target '" + target + "'";
+    gcheck(doing, [&](GError** e) {
+        return ostree_sysroot_deploy_tree_with_options(sysroot_, ostree_deployment_get_osname(base),
+                                                       ostree_deployment_get_csum(base), origin,
+                                                       base, &opts, &fresh, nullptr, e);
+    });
+    core::DeploymentRef fresh_ref = ref_of(fresh);
+    std::vector<OstreeDeployment*> order;
+    g_autoptr(GPtrArray) list = deployment_list(sysroot_);
+    for (guint i = 0; i < list->len; ++i)
+        order.push_back(static_cast<OstreeDeployment*>(list->pdata[i]));
+    order.push_back(fresh);
+    write_order(order, doing, Postclean::yes);
+    return fresh_ref;
+}
+
+void Sysroot::undeploy(const core::DeploymentRef& ref) {
+    Lock lock(sysroot_);
+    OstreeDeployment* victim = find(ref);
+    OstreeDeployment* booted = ostree_sysroot_get_booted_deployment(sysroot_);
+    if (booted && ostree_deployment_equal(booted, victim))
+        throw Error("will not remove " + core::describe(ref) + ": it is the booted deployment");
+    std::vector<OstreeDeployment*> order;
+    g_autoptr(GPtrArray) list = deployment_list(sysroot_);
+    for (guint i = 0; i < list->len; ++i)
+        if (list->pdata[i] != victim)
+            order.push_back(static_cast<OstreeDeployment*>(list->pdata[i]));
+    write_order(order, "Removing deployment " + core::describe(ref), Postclean::yes);
+}
+
+void Sysroot::cleanup() {
+    Lock lock(sysroot_);
+    gcheck("Cleaning up the sysroot " + path_.string(),
+           [&](GError** e) { return ostree_sysroot_cleanup(sysroot_, nullptr, e); });
+}
+
+fs::path Sysroot::deployment_dir(const core::DeploymentRef& ref) {
+    g_autoptr(GFile) rel = ostree_sysroot_get_deployment_directory(sysroot_, find(ref));
+    g_autofree char* p = g_file_get_path(rel);
+    return fs::path(p);
+}
+
+fs::path Sysroot::stateroot_var(const std::string& stateroot) const {
+    return path_ / "ostree" / "deploy" / stateroot / "var";
+}
+
+std::optional<core::DeploymentInfo> Sysroot::deployment_at(const fs::path& dir) {
+    std::error_code ec;
+    fs::path want = fs::canonical(dir, ec);
+    if (ec)
+        return std::nullopt;
+    for (auto& d : deployments()) {
+        fs::path have = fs::canonical(deployment_dir(d.ref), ec);
+        if (!ec && have == want)
+            return d;
+    }
+    return std::nullopt;
+}
+
+} // namespace bootbench::sys

@@ -1,0 +1,140 @@
+#include "sys/probe/conditions_gate.hpp"
+
+#include "core/error.hpp"
+#include "core/quiet.hpp"
+#include "sys/clock.hpp"
+#include "sys/probe/probes.hpp"
+#include "sys/probe/quiet_units.hpp"
+#include "sys/process/subprocess.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace bootbench::sys {
+
+namespace {
+
+// A condition that only says "run" is kept for the one summary line (and the
+// result); one that waits, sets, flags or fails is said at once, in full.
+void note(GateOutcome& out, const core::ConditionRecord& r) {
+    if (r.decision != "run")
+        std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(r).c_str());
+    out.records.push_back(r);
+}
+
+// "conditions: met: settle (booted 1600 s ago), governor (no cpufreq), ...".
+void say_met(const GateOutcome& out) {
+    std::string met;
+    for (const auto& r : out.records)
+        if (r.decision == "run")
+            met += (met.empty() ? "" : ", ") + r.check + " (" + r.found +
+                   (r.detail.empty() ? "" : "; " + r.detail) + ")";
+    if (!met.empty())
+        std::fprintf(stderr, "bootbench: conditions: met: %s\n", met.c_str());
+}
+
+// Sleeps in short steps so that SIGINT/SIGTERM end a long wait.
+void sleep_watched(Clock& clock, double seconds, const InterruptWatch* watch,
+                   const std::string& doing) {
+    while (seconds > 0) {
+        if (watch)
+            watch->throw_if_interrupted(doing);
+        double step = std::min(seconds, kTempPollSeconds);
+        clock.sleep_s(step);
+        seconds -= step;
+    }
+}
+
+bool fails(GateOutcome& out, const core::GateDecision& d) {
+    note(out, d.record);
+    if (d.action == core::GateAction::fail)
+        out.failure = "conditions: " + d.record.check + ": " + d.record.detail;
+    return !out.failure.empty();
+}
+
+bool pass_governor(const core::Conditions& c, Sensors& sensors, GateOutcome& out) {
+    auto d = core::decide_governor(c, sensors.governors());
+    if (fails(out, d) || d.action != core::GateAction::set)
+        return out.failure.empty();
+    try {
+        out.governor = std::make_unique<GovernorOverride>(sensors, c.governor);
+    } catch (const Error& e) {
+        note(out, {"governor-set", c.governor, "unchanged", "fail", e.what()});
+        out.failure = std::string("conditions: governor-set: ") + e.what();
+        return false;
+    }
+    return !fails(out, core::verify_governor(c, sensors.governors()));
+}
+
+void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
+                      const InterruptWatch* watch, GateOutcome& out) {
+    double start = clock.monotonic_s();
+    double last_logged = -1e9;
+    for (;;) {
+        auto reading = sensors.cpu_temperature();
+        double waited = clock.monotonic_s() - start;
+        auto d = core::decide_temperature(
+            c, reading ? std::optional<double>(reading->celsius) : std::nullopt, waited);
+        if (reading)
+            d.record.found += " (" + reading->sensor + ")";
+        if (d.action != core::GateAction::wait) {
+            out.start_temp = reading;
+            fails(out, d);
+            return;
+        }
+        if (waited - last_logged >= 60) { // the waiting itself is logged once a minute
+            std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(d.record).c_str());
+            last_logged = waited;
+        }
+        double left = c.temp_wait_timeout_s - waited;
+        sleep_watched(clock, std::min(kTempPollSeconds, std::max(left, 0.001)), watch,
+                      "waiting for the CPU to cool");
+    }
+}
+
+// A failure to stop them is recorded and flagged; the run goes on. What it
+// cost is said: stopping units is part of bootbench's own time per run.
+void pass_quiet(const core::Conditions& c, UnitControl* units, Clock& clock, GateOutcome& out) {
+    std::vector<std::string> wanted = core::stop_units_of(c.stop_units);
+    if (!units || wanted.empty())
+        return;
+    core::UnitPresence p{{}, wanted};
+    std::string error;
+    double start = clock.monotonic_s();
+    try {
+        p = core::presence_of(wanted, units->listed(wanted));
+        units->stop_until_reboot(p.present);
+    } catch (const Error& e) {
+        error = e.what();
+    }
+    core::ConditionRecord r = core::quiet_record(p, error);
+    r.detail += ", in " + core::format_seconds(clock.monotonic_s() - start);
+    note(out, r);
+}
+
+} // namespace
+
+GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& probe_root,
+                      Sensors& sensors, Clock& clock, const InterruptWatch* watch, UnitControl* units) {
+    GateOutcome out;
+    pass_quiet(c, units, clock, out);
+    auto settle = core::decide_settle(c.settle_s, clock.since_boot_s());
+    note(out, settle.record);
+    sleep_watched(clock, settle.wait_s, watch, "settling after boot");
+    auto sched_ext =
+        core::decide_sched_ext(c, read_probe(probe_root / "sys/kernel/sched_ext/state"),
+                               read_probe(probe_root / "sys/kernel/sched_ext/root/ops"));
+    if (fails(out, sched_ext) || !pass_governor(c, sensors, out)) {
+        say_met(out);
+        return out;
+    }
+    pass_temperature(c, sensors, clock, watch, out);
+    if (out.failure.empty())
+        if (auto band = core::start_band_record(
+                c, out.start_temp ? std::optional<double>(out.start_temp->celsius) : std::nullopt))
+            note(out, *band);
+    say_met(out);
+    return out;
+}
+
+} // namespace bootbench::sys

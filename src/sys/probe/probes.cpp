@@ -1,0 +1,166 @@
+#include "sys/probe/probes.hpp"
+
+#include "core/parsers.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace bootbench::sys {
+
+namespace {
+
+using nlohmann::json;
+
+json or_null(const std::optional<std::string>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+// Splits "policy10" into ("policy", 10) so that names sort numerically.
+std::pair<std::string, long> split_number(const std::string& name) {
+    size_t i = name.find_last_not_of("0123456789");
+    std::string digits = name.substr(i == std::string::npos ? 0 : i + 1);
+    if (digits.empty() || digits.size() > 9)
+        return {name, -1};
+    return {name.substr(0, name.size() - digits.size()), std::stol(digits)};
+}
+
+std::optional<std::string> cpuinfo_field(const fs::path& root, const std::string& field) {
+    std::ifstream in(root / "proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        size_t colon = line.find(':');
+        if (colon == std::string::npos)
+            continue;
+        std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
+        if (key == field)
+            return line.substr(std::min(line.size(), colon + 2));
+    }
+    return std::nullopt;
+}
+
+json nproc_of(const fs::path& root) {
+    if (auto online = read_probe(root / "sys/devices/system/cpu/online"))
+        if (auto n = count_cpu_list(*online))
+            return *n;
+    return nullptr;
+}
+
+// A string when every cpufreq policy agrees, else an object policy -> value.
+json per_policy(const fs::path& root, const std::string& file) {
+    json values = json::object();
+    for (const auto& dir : probe_dirs(root / "sys/devices/system/cpu/cpufreq", "policy"))
+        if (auto v = read_probe(dir / file))
+            values[dir.filename().string()] = *v;
+    if (values.empty())
+        return nullptr;
+    bool same = std::all_of(values.begin(), values.end(),
+                            [&](const json& v) { return v == values.begin().value(); });
+    return same ? values.begin().value() : values;
+}
+
+json mitigations_of(const fs::path& root) {
+    json out = json::object();
+    std::error_code ec;
+    fs::path dir = root / "sys/devices/system/cpu/vulnerabilities";
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (auto v = read_probe(e.path()))
+            out[e.path().filename().string()] = *v;
+    return out.empty() ? json(nullptr) : out;
+}
+
+json ac_power_of(const fs::path& root) {
+    auto online = mains_online(root);
+    return online ? json(*online) : json(nullptr);
+}
+
+json number_or_null(const std::optional<std::string>& v) {
+    if (!v)
+        return nullptr;
+    if (auto n = core::parse_number(*v))
+        return *n;
+    return *v;
+}
+
+} // namespace
+
+std::optional<bool> mains_online(const fs::path& root) {
+    std::optional<bool> result;
+    for (const auto& dir : probe_dirs(root / "sys/class/power_supply", "")) {
+        if (read_probe(dir / "type") != std::optional<std::string>("Mains"))
+            continue;
+        if (auto online = read_probe(dir / "online"))
+            result = result.value_or(false) || *online == "1";
+    }
+    return result;
+}
+
+std::optional<std::string> read_probe(const fs::path& path) {
+    std::ifstream in(path);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        return std::nullopt;
+    std::string s = ss.str();
+    size_t b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos)
+        return std::string();
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+std::vector<fs::path> probe_dirs(const fs::path& dir, const std::string& prefix) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) == 0 && e.is_directory(ec))
+            out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
+        return split_number(a.filename().string()) < split_number(b.filename().string());
+    });
+    return out;
+}
+
+std::optional<int> count_cpu_list(const std::string& list) {
+    int count = 0;
+    std::istringstream in(list);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        size_t dash = part.find('-');
+        auto lo = core::parse_number(part.substr(0, dash));
+        auto hi = dash == std::string::npos ? lo : core::parse_number(part.substr(dash + 1));
+        if (!lo || !hi || *hi < *lo)
+            return std::nullopt;
+        count += static_cast<int>(*hi - *lo) + 1;
+    }
+    return count > 0 ? std::optional<int>(count) : std::nullopt;
+}
+
+json probe_environment(const fs::path& root) {
+    json env;
+    env["kernel_release"] = or_null(read_probe(root / "proc/sys/kernel/osrelease"));
+    env["kernel_version"] = or_null(read_probe(root / "proc/sys/kernel/version"));
+    env["cmdline"] = or_null(read_probe(root / "proc/cmdline"));
+    env["cpu_model"] = or_null(cpuinfo_field(root, "model name"));
+    env["nproc"] = nproc_of(root);
+    env["smt"] = or_null(read_probe(root / "sys/devices/system/cpu/smt/control"));
+    env["governor"] = per_policy(root, "scaling_governor");
+    env["epp"] = per_policy(root, "energy_performance_preference");
+    env["mitigations"] = mitigations_of(root);
+    env["sched_ext_state"] = or_null(read_probe(root / "sys/kernel/sched_ext/state"));
+    env["sched_ext_ops"] = or_null(read_probe(root / "sys/kernel/sched_ext/root/ops"));
+    env["sched_bore"] = number_or_null(read_probe(root / "proc/sys/kernel/sched_bore"));
+    env["ac_power"] = ac_power_of(root);
+    env["dmi_product"] = or_null(read_probe(root / "sys/class/dmi/id/product_name"));
+    env["hostname"] = or_null(read_probe(root / "proc/sys/kernel/hostname"));
+    env["boot_id"] = or_null(read_probe(root / "proc/sys/kernel/random/boot_id"));
+    env["temp_start_c"] = nullptr;
+    env["temp_end_c"] = nullptr;
+    env["temp_sensor"] = nullptr;
+    return env;
+}
+
+} // namespace bootbench::sys

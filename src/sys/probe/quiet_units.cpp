@@ -1,0 +1,93 @@
+#include "sys/probe/quiet_units.hpp"
+
+#include "core/error.hpp"
+#include "core/quiet.hpp"
+#include "sys/store/files.hpp"
+
+#include <fstream>
+#include <glib.h>
+#include <sys/wait.h>
+
+namespace bootbench::sys {
+
+namespace {
+
+struct Ran {
+    int exit_status = 0;
+    std::string out, err;
+};
+
+// Runs systemctl with `args`, its output captured.
+Ran systemctl(std::vector<std::string> args) {
+    args.insert(args.begin(), "systemctl");
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    g_autofree char* out = nullptr;
+    g_autofree char* err = nullptr;
+    g_autoptr(GError) error = nullptr;
+    int status = 0;
+    if (!g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out, &err,
+                      &status, &error))
+        throw Error("cannot run systemctl: " + std::string(error->message));
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return {code, out ? out : "", err ? err : ""};
+}
+
+Error failed(const std::string& what, const Ran& r) {
+    std::string words = r.err.empty() ? "exit status " + std::to_string(r.exit_status) : r.err;
+    while (!words.empty() && words.back() == '\n')
+        words.pop_back();
+    return Error("systemctl " + what + " failed: " + words);
+}
+
+std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+}
+
+} // namespace
+
+std::vector<std::string> SystemctlUnits::listed(const std::vector<std::string>& units) {
+    if (units.empty())
+        return {};
+    // Units that do not exist are simply not listed (exit status 1, silent, when none is).
+    Ran r = systemctl(with({"list-unit-files", "--no-legend", "--no-pager", "--"}, units));
+    if (r.exit_status != 0 && !(r.exit_status == 1 && r.err.empty()))
+        throw failed("list-unit-files", r);
+    return core::parse_unit_files(r.out);
+}
+
+// The runtime mask without a daemon reload (a reload re-runs every generator
+// and reparses every unit: 2 s of bootbench's time per run in the VM) guards
+// against a later reload starting them; the stop ends them now.
+void SystemctlUnits::stop_until_reboot(const std::vector<std::string>& units) {
+    if (units.empty())
+        return;
+    Ran r = systemctl(with({"mask", "--runtime", "--no-reload", "--"}, units));
+    if (r.exit_status != 0)
+        throw failed("mask --runtime --no-reload", r);
+    r = systemctl(with({"stop", "--"}, units));
+    if (r.exit_status != 0)
+        throw failed("stop", r);
+}
+
+fs::path SandboxUnits::installed_file(const fs::path& sysroot) { return sysroot / "run/units-installed"; }
+fs::path SandboxUnits::stopped_file(const fs::path& sysroot) { return sysroot / "run/units-stopped"; }
+
+std::vector<std::string> SandboxUnits::listed(const std::vector<std::string>& units) {
+    std::error_code ec;
+    if (!fs::exists(installed_file(sysroot_), ec))
+        return {};
+    return core::presence_of(units, core::parse_unit_files(read_text_file(installed_file(sysroot_)))).present;
+}
+
+void SandboxUnits::stop_until_reboot(const std::vector<std::string>& units) {
+    make_dirs(stopped_file(sysroot_).parent_path());
+    std::ofstream out(stopped_file(sysroot_), std::ios::app);
+    for (const auto& u : units)
+        out << u << (&u == &units.back() ? "\n" : " ");
+}
+
+} // namespace bootbench::sys

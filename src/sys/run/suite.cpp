@@ -1,0 +1,369 @@
+#include "sys/run/suite.hpp"
+
+#include "core/energy.hpp"
+#include "core/error.hpp"
+#include "core/host_metrics.hpp"
+#include "core/parsers.hpp"
+#include "core/text.hpp"
+#include "sys/run/background_load.hpp"
+#include "sys/run/bench_command.hpp"
+#include "sys/run/canary_watch.hpp"
+#include "sys/clock.hpp"
+#include "sys/probe/conditions_gate.hpp"
+#include "sys/store/files.hpp"
+#include "sys/probe/probes.hpp"
+#include "sys/probe/rapl.hpp"
+#include "sys/run/raw_output.hpp"
+#include "sys/probe/sensors.hpp"
+#include "sys/process/subprocess.hpp"
+#include "sys/probe/system_probe.hpp"
+#include "sys/run/tools_image.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <unistd.h>
+
+namespace bootbench::sys {
+
+namespace {
+
+void log_line(const std::string& line) {
+    std::fprintf(stderr, "bootbench: %s\n", core::printable(line).c_str());
+}
+
+int online_cpus() {
+    long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? static_cast<int>(n) : 1;
+}
+
+// The last non-blank line: what a failing tool says last is usually why.
+std::string last_line(const std::string& text) {
+    size_t end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos)
+        return "";
+    size_t newline = text.find_last_of('\n', end);
+    size_t start = newline == std::string::npos ? 0 : newline + 1;
+    return text.substr(start, end - start + 1);
+}
+
+// The raw file capped on disk, then read back: never more than its cap in memory.
+std::string bounded_output(const fs::path& path) {
+    std::string problem = cap_raw_output(path);
+    if (!problem.empty())
+        log_line(problem);
+    return read_raw_output(path);
+}
+
+struct BenchRun {
+    core::BenchRecord record;
+    core::BenchMetrics metrics;
+};
+
+// Why a finished process did not give a usable result, or "" when it did.
+std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
+                            const std::string& err_text) {
+    switch (o.end) {
+    case ProcessEnd::timed_out:
+        return "timed out after " + std::to_string(static_cast<long>(bench_timeout_s(b))) +
+               " s (raise its timeout_s if it needs longer); " +
+               (o.containment.empty() ? "its processes were killed"
+                                      : "its process group was killed; " + o.containment);
+    case ProcessEnd::signaled:
+        return std::string("was killed by SIG") + sigabbrev_np(o.signal);
+    case ProcessEnd::exited:
+        if (o.exit_status == 0)
+            return "";
+        std::string tail = core::cap_text(last_line(err_text), core::kMaxFailureText,
+                                          "stderr's last line");
+        return "exited with status " + std::to_string(o.exit_status) +
+               (tail.empty() ? "" : ": " + core::printable(tail));
+    }
+    return "";
+}
+
+// A bench whose tool is missing, on the host or in the tools image: skipped
+// when the tool is optional (schbench), failed otherwise, with `why`.
+BenchRun tool_missing(const core::Bench& b, BenchRun run, const std::string& why, const std::string& hint) {
+    bool optional = tool_for(b.kind) && tool_for(b.kind)->optional;
+    run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
+    run.record.reason = optional ? "skipped: " + why : why;
+    log_line("bench " + b.name + ": " + run.record.reason);
+    run.metrics =
+        core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
+    return run;
+}
+
+BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint) {
+    auto tool = tool_for(b.kind);
+    std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
+    std::string why = tool ? not_installed_message(*tool)
+                           : "program '" + program + "' not found: check argv in [[bench]] '" +
+                                 b.name + "' and PATH";
+    return tool_missing(b, std::move(run), why, hint);
+}
+
+BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why) {
+    run.record.status = core::BenchStatus::failed;
+    run.record.reason = why;
+    log_line("bench " + b.name + ": " + why);
+    run.metrics = core::collect_metrics(b, "", "could not start: " + why, "");
+    return run;
+}
+
+// Where a suite's benches run: the run's folder and, with [tools] image, the container.
+struct BenchPlace {
+    fs::path run_dir;
+    int nproc = 1;
+    const InterruptWatch* watch = nullptr;
+    std::optional<core::ToolsImage> tools;
+    std::string run_id;
+    const RaplMeter* rapl = nullptr; // null: no energy counters
+};
+
+// A bench's tool missing from the tools image: podman's "executable file not
+// found" (exit 127). Treated as a missing tool, named with the image.
+bool missing_in_image(const BenchPlace& at, const ProcessOutcome& o, const std::string& err) {
+    return at.tools && o.end == ProcessEnd::exited && o.exit_status == 127 &&
+           err.find("not found") != std::string::npos;
+}
+
+BenchRun tool_not_in_image(const core::Bench& b, BenchRun run, const BenchPlace& at,
+                           const std::vector<std::string>& inner, const std::string& hint) {
+    return tool_missing(b, std::move(run),
+                        inner[0] + " is not in the tools image " + at.tools->image +
+                            ": add it to the image (containers/bench-tools/Containerfile has every bench's tool)",
+                        hint);
+}
+
+// A container whose podman client was killed (timeout, interruption) may live on.
+void remove_leftover_container(const BenchPlace& at, const ProcessOutcome& o, const std::string& name) {
+    if (!at.tools || o.end == ProcessEnd::exited)
+        return;
+    std::string problem = remove_container(name);
+    log_line(problem.empty() ? "container " + name + " stopped and removed" : problem);
+}
+
+// The bench's package energy and power, when it gave metrics and RAPL is there.
+void add_energy(BenchRun& run, const BenchPlace& at, const core::RaplSnapshot& before) {
+    if (!at.rapl || run.metrics.metrics.empty())
+        return;
+    core::BenchMetrics e =
+        core::energy_metrics(run.record.name, before, at.rapl->read(), run.record.wall_s);
+    run.metrics.metrics.insert(run.metrics.metrics.end(), e.metrics.begin(), e.metrics.end());
+    run.metrics.missing.insert(run.metrics.missing.end(), e.missing.begin(), e.missing.end());
+}
+
+BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
+    BenchRun run;
+    run.record.name = b.name;
+    run.record.kind = b.kind;
+    std::vector<std::string> inner = bench_argv(b, at.nproc);
+    std::string name = core::container_name(at.run_id, b.name);
+    run.record.argv = at.tools && !inner.empty() ? core::container_argv(*at.tools, name, inner) : inner;
+    run.record.log = b.name;
+    ProcessSpec spec{run.record.argv, at.run_dir / (b.name + ".stdout"),
+                     at.run_dir / (b.name + ".stderr"), bench_timeout_s(b)};
+    std::string hint = spec.stdout_path.string();
+    if (run.record.argv.empty() || !find_program(run.record.argv[0]))
+        return missing_tool(b, std::move(run), hint);
+    log_line("bench " + b.name + ": running " + core::join(run.record.argv, " "));
+    std::optional<ProcessGroup> group;
+    core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
+    try {
+        group.emplace(ProcessGroup::spawn(spec));
+    } catch (const Error& e) {
+        return not_started(b, std::move(run), e.what());
+    }
+    ProcessOutcome o = finish_process(*group, spec, at.watch);
+    remove_leftover_container(at, o, name);
+    run.record.wall_s = o.wall_s;
+    if (o.end == ProcessEnd::exited)
+        run.record.exit_status = o.exit_status;
+    std::string out = bounded_output(spec.stdout_path);
+    std::string err = bounded_output(spec.stderr_path);
+    if (missing_in_image(at, o, err))
+        return tool_not_in_image(b, std::move(run), at, inner, hint);
+    std::string failure = process_failure(o, b, err);
+    run.metrics = core::collect_metrics(b, out + "\n" + err, failure, hint);
+    if (!failure.empty()) {
+        run.record.status =
+            o.end == ProcessEnd::timed_out ? core::BenchStatus::timeout : core::BenchStatus::failed;
+        run.record.reason = failure;
+    } else if (run.metrics.metrics.empty()) {
+        run.record.status = core::BenchStatus::failed;
+        run.record.reason = "its output has none of the expected metrics (see " + hint + ")";
+    }
+    add_energy(run, at, energy_before);
+    log_line("bench " + b.name + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
+             " (" + core::count_of(static_cast<long long>(run.metrics.metrics.size()), "metric") + ", " +
+             std::to_string(o.wall_s) + " s)");
+    return run;
+}
+
+void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
+    r.metrics.insert(r.metrics.end(), m.metrics.begin(), m.metrics.end());
+    r.missing.insert(r.missing.end(), m.missing.begin(), m.missing.end());
+}
+
+void add(core::RunResult& r, BenchRun run) {
+    r.benches.push_back(std::move(run.record));
+    add_metrics(r, run.metrics);
+}
+
+// The system's own figures (memory, processes) are no result without a bench's.
+bool has_bench_metric(const core::RunResult& r) {
+    return std::any_of(r.metrics.begin(), r.metrics.end(),
+                       [](const core::Metric& m) { return m.bench != core::kSystemBench; });
+}
+
+// Every bench recorded as not run, its metrics missing with `why`.
+void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const std::string& why,
+              int nproc) {
+    for (const auto& b : benches) {
+        BenchRun run;
+        run.record = {b.name,
+                      b.kind,
+                      bench_argv(b, nproc),
+                      std::nullopt,
+                      0,
+                      core::BenchStatus::skipped,
+                      "not run: " + why,
+                      ""};
+        run.metrics = core::collect_metrics(b, "", "was not run: " + why, "");
+        add(r, std::move(run));
+    }
+}
+
+void set_status(core::RunResult& r) {
+    if (!r.failure.empty()) {
+        r.status = core::RunStatus::failed;
+    } else if (!has_bench_metric(r)) {
+        r.status = core::RunStatus::failed;
+        std::string why;
+        for (const auto& b : r.benches)
+            if (!b.reason.empty())
+                why += (why.empty() ? "" : "; ") + b.name + ": " + b.reason;
+        r.failure = "no metric was collected" +
+                    (why.empty() ? std::string(" (the suite has no benches)") : ": " + why);
+    } else {
+        r.status = r.missing.empty() ? core::RunStatus::ok : core::RunStatus::partial;
+    }
+}
+
+core::RunResult start_result(const SuiteRequest& req, Clock& clock) {
+    if (!req.experiment || !req.target)
+        throw Error("run_suite needs an experiment and a target");
+    make_dirs(req.run_dir);
+    core::RunResult r;
+    r.experiment = req.experiment->name;
+    r.run_id = req.run_id;
+    r.target = req.target->name;
+    r.attempt = req.attempt;
+    r.deployment = req.deployment;
+    r.started_at = clock.now_iso8601();
+    return r;
+}
+
+// The benches under the background load; the load lives exactly as long as they do.
+// The tools image as this boot's store has it, recorded in the environment;
+// nullopt for the host's tools. Throws when it cannot be used.
+std::optional<core::ToolsImage> tools_of(const core::Experiment& e, core::RunResult& r) {
+    if (e.tools_image.empty()) {
+        r.environment["tools_image"] = "host";
+        return std::nullopt;
+    }
+    core::ToolsImage t = resolve_tools_image(e.tools_image);
+    r.environment["tools_image"] = core::describe(t);
+    log_line("tools: " + core::describe(t));
+    return t;
+}
+
+// The suite could not start (tools image, load): every bench recorded as not run.
+void cannot_start(const core::Experiment& e, core::RunResult& r, const char* what, const std::string& why) {
+    r.conditions.push_back(core::to_json(core::ConditionRecord{what, what, "not started", "fail", why}));
+    r.failure = why;
+    skip_all(r, e.benches, why, online_cpus());
+}
+
+// The benches under the background load; the load lives exactly as long as they do.
+void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch,
+                 const RaplMeter* rapl) {
+    const core::Experiment& e = *req.experiment;
+    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl};
+    double limit_s = 60;
+    for (const auto& b : e.benches)
+        limit_s += bench_timeout_s(b);
+    std::optional<BackgroundLoad> load;
+    try {
+        at.tools = tools_of(e, r);
+        load.emplace(e.load, at.nproc, limit_s, req.run_dir, at.tools ? &*at.tools : nullptr,
+                     core::container_name(req.run_id, "load"));
+    } catch (const Error& err) {
+        return cannot_start(e, r, at.tools || e.tools_image.empty() ? "load" : "tools", err.what());
+    }
+    if (load->active()) {
+        core::ConditionRecord rec{"load", load->command(), "running", "run",
+                                  "for the length of the suite"};
+        log_line("conditions: " + core::log_line(rec));
+        r.conditions.push_back(core::to_json(rec));
+    }
+    for (const auto& bench : e.benches) {
+        watch.throw_if_interrupted("starting bench " + bench.name);
+        add(r, run_bench(bench, at));
+    }
+    std::string load_problem = load->stop();
+    if (!load_problem.empty()) {
+        log_line(load_problem);
+        r.failure = load_problem;
+    }
+}
+
+// After the settle time: the system's figures, then the benches with their
+// energy where RAPL is there, watched for noise canaries.
+void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
+    add_metrics(r, probe_system_metrics(req.probe_root));
+    RaplMeter rapl(req.probe_root);
+    r.environment["energy"] = rapl.describe();
+    CanaryWatch canaries(req.probe_root);
+    run_benches(req, r, watch, rapl.available() ? &rapl : nullptr);
+    r.canaries = canaries.finish();
+    if (std::string text = core::canary_text(*r.canaries); !text.empty())
+        log_line("canaries: " + text);
+}
+
+void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
+    r.environment[key] = t ? nlohmann::json(t->celsius) : nlohmann::json(nullptr);
+    if (t)
+        r.environment["temp_sensor"] = t->sensor;
+}
+
+} // namespace
+
+core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
+    InterruptWatch watch; // first: destroyed last, after every child is gone
+    core::RunResult r = start_result(request, clock);
+    SysfsSensors sysfs(request.probe_root);
+    Sensors& sensors = request.sensors ? *request.sensors : sysfs;
+    GateOutcome gate =
+        pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch, request.units);
+    for (const auto& rec : gate.records)
+        r.conditions.push_back(core::to_json(rec));
+    r.environment = probe_environment(request.probe_root);
+    record_temperature(r, "temp_start_c",
+                       gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
+    if (gate.failure.empty()) {
+        run_measured(request, r, watch);
+    } else {
+        r.failure = gate.failure;
+        skip_all(r, request.experiment->benches, gate.failure, online_cpus());
+    }
+    record_temperature(r, "temp_end_c", sensors.cpu_temperature());
+    gate.governor.reset(); // restore the governor before the run is declared finished
+    r.finished_at = clock.now_iso8601();
+    set_status(r);
+    return core::with_valid_text(std::move(r));
+}
+
+} // namespace bootbench::sys

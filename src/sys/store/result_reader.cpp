@@ -1,0 +1,184 @@
+#include "sys/store/result_reader.hpp"
+#include "sys/store/results_folder.hpp"
+
+#include "core/parallel.hpp"
+
+#include "core/error.hpp"
+#include "core/json_bounds.hpp"
+#include "core/published.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace bootbench::sys {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_input(const fs::path& path) {
+    std::unique_ptr<std::FILE, decltype(&std::fclose)> f(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!f)
+        throw input_error("cannot read " + path.string() + ": " + std::strerror(errno) +
+                          " (check the path and its permissions)");
+    std::string text;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0)
+        text.append(buf, n);
+    if (std::ferror(f.get()))
+        throw input_error("cannot read " + path.string() + ": " + std::strerror(errno));
+    return text;
+}
+
+// Where a file came from: a report written into a published folder by an
+// earlier `bootbench report` is skipped there, but is a mistake when named.
+enum class Origin { folder, named };
+
+std::optional<core::RunResult> parse_result(const fs::path& path, Origin origin) {
+    const std::string where = path.string();
+    nlohmann::json j;
+    try {
+        j = core::parse_bounded_json(read_input(path), where);
+    } catch (const nlohmann::json::exception& e) { // a syntax error, a number out of range (1e999)
+        throw input_error(where + ": not valid JSON (" + e.what() + "); fix or remove the file");
+    }
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw input_error(where + ": no \"schema\" field; bootbench reads " + core::kRunSchema +
+                          " and " + core::kPublishedSchema + " files");
+    std::string schema = j["schema"].get<std::string>();
+    if (schema == core::kReportSchema && origin == Origin::folder)
+        return std::nullopt;
+    if (schema == core::kReportSchema)
+        throw input_error(where + ": this is a bootbench report, not a result; pass the results "
+                                  "folder or its run files");
+    if (schema == core::kPublishedSchema)
+        return core::run_from_published(j, path.stem().string(), where);
+    if (schema != core::kRunSchema)
+        throw input_error(where + ": schema '" + schema + "' is not one bootbench reads (" +
+                          core::kRunSchema + " or " + core::kPublishedSchema + ")");
+    try {
+        return core::run_result_from_json(j, where);
+    } catch (const Error& e) {
+        throw input_error(e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(where + ": " + e.what());
+    }
+}
+
+std::vector<fs::path> json_files_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json" && it->is_regular_file())
+            out.push_back(it->path());
+    if (ec)
+        throw input_error("cannot list " + dir.string() + ": " + ec.message());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// A results folder has runs/; a published folder has the files at its top.
+std::vector<fs::path> files_of(const fs::path& input) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec))
+        return {input};
+    fs::path runs = input / "runs";
+    std::vector<fs::path> files = json_files_in(fs::is_directory(runs, ec) ? runs : input);
+    if (files.empty())
+        throw input_error(input.string() + ": no results (expected runs/*.json or *.json files)");
+    return files;
+}
+
+void read_experiment(const fs::path& input, LoadedResults& out) {
+    std::error_code ec;
+    fs::path file = input / "experiment.toml";
+    if (out.experiment || !fs::is_directory(input, ec) || !fs::exists(file, ec))
+        return;
+    out.experiment = core::parse_experiment(read_input(file), file.string());
+    out.experiment_file = file;
+}
+
+// Parses the files on every core: with thousands of runs, JSON parsing is
+// most of a report's time. Results keep the files' order, and when several
+// files are bad the error is the first file's, as a sequential read would give.
+std::vector<std::optional<core::RunResult>> parse_all(const std::vector<fs::path>& files,
+                                                      Origin origin) {
+    std::vector<std::optional<core::RunResult>> out(files.size());
+    size_t workers = std::clamp<size_t>(files.size() / 256, 1, core::cores());
+    core::parallel_indices(files.size(), workers, [&](size_t i) { out[i] = parse_result(files[i], origin); });
+    return out;
+}
+
+} // namespace
+
+LoadedResults read_results(const std::vector<fs::path>& inputs) {
+    if (inputs.empty())
+        throw input_error("no results given: pass a results folder or result files");
+    LoadedResults out;
+    std::map<std::string, fs::path> seen;
+    for (const auto& input : inputs) {
+        read_experiment(input, out);
+        std::error_code ec;
+        Origin origin = fs::is_directory(input, ec) ? Origin::folder : Origin::named;
+        std::vector<fs::path> files = files_of(input);
+        std::vector<std::optional<core::RunResult>> runs = parse_all(files, origin);
+        for (size_t i = 0; i < files.size(); ++i) {
+            if (!runs[i])
+                continue;
+            core::RunResult& r = *runs[i];
+            const fs::path& file = files[i];
+            auto [it, fresh] = seen.emplace(r.run_id, file);
+            if (!fresh)
+                throw input_error("run '" + r.run_id + "' appears twice: in " +
+                                  it->second.string() + " and " + file.string() +
+                                  "; pass only one of them");
+            r.source = file.string();
+            out.runs.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
+core::ReportInput report_input(const ReportRequest& request, LoadedResults loaded) {
+    core::ReportInput in;
+    in.runs = std::move(loaded.runs);
+    in.title = request.title;
+    in.baseline = request.baseline;
+    in.subject = request.subject;
+    for (const auto& [run, reason] : request.exclude)
+        in.exclude.push_back({run, reason});
+    if (const auto& e = loaded.experiment) {
+        if (in.title.empty())
+            in.title = e->title;
+        if (in.baseline.empty())
+            in.baseline = e->baseline;
+        if (in.subject.empty() && in.baseline == e->baseline && e->targets.size() > 1)
+            in.subject = e->subject().name;
+        for (const auto& run : e->report.exclude)
+            in.exclude.push_back(
+                {run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
+        in.varied_keys = core::varied_environment_keys(*e);
+    }
+    return in;
+}
+
+core::Report load_report(const ReportRequest& request) {
+    return core::build_report(report_input(request, read_results(request.inputs)));
+}
+
+fs::path default_out_prefix(const std::vector<fs::path>& inputs) {
+    std::error_code ec;
+    bool own_folder = inputs.size() == 1 && (fs::exists(inputs[0] / kResultsMarker, ec) ||
+                                             fs::is_directory(inputs[0] / "runs", ec));
+    return own_folder ? inputs[0] / "report" : fs::path("report");
+}
+
+} // namespace bootbench::sys

@@ -1,0 +1,40 @@
+#pragma once
+// Reading results for a report: results folders (runs/*.json in
+// bootbench-run/1, and experiment.toml when present), published folders
+// (flat *.json in margine-bench-kernel/1) and single result files.
+#include "core/experiment.hpp"
+#include "core/report.hpp"
+#include "core/run_result.hpp"
+#include "sys/store/report_files.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace bootbench::sys {
+
+struct LoadedResults {
+    std::vector<core::RunResult> runs;
+    std::optional<core::Experiment> experiment; // the first input folder's experiment.toml
+    std::filesystem::path experiment_file;
+};
+
+// Throws bootbench::Error (exit 2) naming the file: unreadable, not JSON, a
+// schema bootbench does not read, a run id given twice, or no results at all.
+LoadedResults read_results(const std::vector<std::filesystem::path>& inputs);
+
+// The request merged with the experiment file: title, baseline, subject and
+// exclusions (each with its reason) come from the request first.
+core::ReportInput report_input(const ReportRequest& request, LoadedResults loaded);
+
+// read_results + core::build_report.
+core::Report load_report(const ReportRequest& request);
+
+// <folder>/report for a single results folder of bootbench's (runs/ or its
+// marker), else ./report: never into a published folder or one of files.
+std::filesystem::path default_out_prefix(const std::vector<std::filesystem::path>& inputs);
+
+// Renders and writes report.{md,json,svg,html} (implemented in report_files.cpp).
+ReportPaths save_report(const core::Report& report, const std::filesystem::path& out_prefix);
+
+} // namespace bootbench::sys
