@@ -45,19 +45,22 @@ const char* const kPooledMethod =
     "wide, and it says how far the machines agree, not that the effect holds on other "
     "hardware. The pooled verdict is better or worse only when the interval excludes 1.00x.";
 
-// A heading one level deeper: "# x" -> "## x".
+// A machine's report as a section: headings one level deeper ("# x" ->
+// "## x"), without its title (the section heading says it) and its chart
+// (report.svg, once for every machine), nor the blank line after either.
 std::string demoted(const std::string& md) {
     std::istringstream in(md);
     std::ostringstream out;
     std::string line;
-    bool first = true;
+    bool first = true, after_dropped = true;
     while (std::getline(in, line)) {
-        if (first && line.rfind("# ", 0) == 0) { // the machine's title: the section heading says it
-            first = false;
+        bool title = first && line.rfind("# ", 0) == 0;
+        first = false;
+        if (title || line.rfind("![", 0) == 0 || (after_dropped && line.empty())) {
+            after_dropped = !line.empty();
             continue;
         }
-        if (line.rfind("![", 0) == 0) // the chart is report.svg, once for every machine
-            continue;
+        after_dropped = false;
         out << (line.rfind("#", 0) == 0 ? "#" : "") << line << "\n";
     }
     return out.str();
