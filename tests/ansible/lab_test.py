@@ -3,7 +3,11 @@
 (ansible_connection=local, each its own working folder) run one experiment
 through ansible/playbooks/experiment.yml with the role's sandbox variables
 (`bootbench simulate --quick`), and the controller's merged report has both
-machines and the pooled line.
+machines and the pooled line. lab2 is unreachable for its first 3 status
+checks (connection_plugins/flaky_local.py: a host rebooting), and must be
+waited for across them; lab3 never answers one and is reported as not
+finished (the play fails at its end) without keeping the others out of the
+report.
 
 usage: lab_test.py BOOTBENCH_BINARY SOURCE_ROOT
 """
@@ -58,8 +62,9 @@ def check(cond, msg):
 
 def inventory(tmp):
     lines = ["[lab]"]
-    for host in ("lab1", "lab2"):
-        lines.append(f"{host} ansible_connection=local bootbench_workdir={tmp}/{host}")
+    for host, connection in (("lab1", "local"), ("lab2", "flaky_local"), ("lab3", "flaky_local")):
+        lines.append(f"{host} ansible_connection={connection} bootbench_workdir={tmp}/{host}")
+    lines[-1] += " bootbench_timeout=15"
     lines += ["", "[lab:vars]", "bootbench_sandbox=true", "bootbench_quick=true", "bootbench_poll=1",
               "ansible_python_interpreter=/usr/bin/python3"]
     return "\n".join(lines) + "\n"
@@ -70,7 +75,13 @@ def run_playbook(tmp, binary, root):
         f.write(inventory(tmp))
     with open(f"{tmp}/experiment.toml", "w") as f:
         f.write(EXPERIMENT)
-    env = dict(os.environ, ANSIBLE_HOME=f"{tmp}/ansible-home", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
+    os.makedirs(f"{tmp}/flaky")
+    with open(f"{tmp}/flaky/lab2.down", "w") as f:
+        f.write("3")
+    with open(f"{tmp}/flaky/lab3.down", "w") as f:
+        f.write("always")
+    env = dict(os.environ, ANSIBLE_HOME=f"{tmp}/ansible-home", FLAKY_DIR=f"{tmp}/flaky",
+               ANSIBLE_CONNECTION_PLUGINS=os.path.dirname(os.path.abspath(__file__)) + "/connection_plugins", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
                ANSIBLE_ASYNC_DIR=f"{tmp}/ansible-async", ANSIBLE_NOCOWS="1", ANSIBLE_RETRY_FILES_ENABLED="0",
                BOOTBENCH_REGISTRY_URL="http://127.0.0.1:9")
     argv = ["ansible-playbook", "-i", f"{tmp}/inventory", f"{root}/ansible/playbooks/experiment.yml",
@@ -80,7 +91,14 @@ def run_playbook(tmp, binary, root):
     p = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=tmp)
     print(p.stdout[-6000:], p.stderr[-3000:])
     print(f"playbook: {time.monotonic() - started:.1f} s")
-    check(p.returncode == 0, f"ansible-playbook exited {p.returncode}")
+    # lab3 did not finish: the play fails at its very end, after the report.
+    check(p.returncode == 2, f"ansible-playbook exited {p.returncode}, not 2")
+    check("not finished: lab3" in p.stdout, "the play does not name lab3 as not finished")
+    check("lab3: the experiment did not finish within 15 s (bootbench_timeout)" in p.stdout,
+          "lab3's outcome is not the wait's bound")
+    with open(f"{tmp}/flaky/lab2.resets") as f:
+        resets = len(f.readlines())
+    check(resets == 3, f"lab2's connection was reset {resets} times, not once per failed status check (3)")
 
 
 def check_report(tmp):

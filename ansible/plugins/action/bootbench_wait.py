@@ -43,6 +43,11 @@ options:
     description: Seconds between two status checks of a reachable host.
     type: int
     default: 10
+  start_grace:
+    description: Seconds a reachable host may say it has no experiment before the wait fails
+      (C(bootbench start) refused, or the state is gone).
+    type: int
+    default: 300
 """
 
 # "estimate: 1 h 05 min (...)", "as a simulation (...): 3 min 20 s"
@@ -78,7 +83,7 @@ def bound_seconds(timeout, plan_output, sandbox):
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("status_command", "plan_output", "sandbox", "timeout", "poll"))
+    _VALID_ARGS = frozenset(("status_command", "plan_output", "sandbox", "timeout", "poll", "start_grace"))
 
     def _status(self, command):
         """The status JSON; raises on a connection failure or unreadable output."""
@@ -118,8 +123,14 @@ class ActionModule(ActionBase):
         state = {"failures": 0, "unreachable": 0, "last_error": [""]}
         last = None
         end = time.monotonic() + bound
+        grace_end = time.monotonic() + int(args.get("start_grace", 300))
         while time.monotonic() < end:
             status = self._check(command, state, poll)
+            if status is not None and status.get("experiment") is None and time.monotonic() > grace_end:
+                result.update(failed=True, status=status, unreachable_count=state["unreachable"],
+                              msg="the host has no bootbench experiment (bootbench start refused, or its "
+                                  "state is gone): see bootbench status and bootbench.log there")
+                return result
             if status is not None:
                 last = status
                 if status.get("phase") in ("finished", "aborted"):
