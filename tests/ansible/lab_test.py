@@ -82,13 +82,13 @@ def run_playbook(tmp, binary, root):
         f.write("always")
     env = dict(os.environ, ANSIBLE_HOME=f"{tmp}/ansible-home", FLAKY_DIR=f"{tmp}/flaky",
                ANSIBLE_CONNECTION_PLUGINS=os.path.dirname(os.path.abspath(__file__)) + "/connection_plugins", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
-               ANSIBLE_ASYNC_DIR=f"{tmp}/ansible-async", ANSIBLE_NOCOWS="1", ANSIBLE_RETRY_FILES_ENABLED="0",
+               ANSIBLE_ASYNC_DIR=f"{tmp}/ansible-async", ANSIBLE_REMOTE_TMP=f"{tmp}/ansible-remote", ANSIBLE_NOCOWS="1", ANSIBLE_RETRY_FILES_ENABLED="0",
                BOOTBENCH_REGISTRY_URL="http://127.0.0.1:9")
     argv = ["ansible-playbook", "-i", f"{tmp}/inventory", f"{root}/ansible/playbooks/experiment.yml",
-            "-e", f"experiment={tmp}/experiment.toml", "-e", f"bootbench_binary={binary}",
+            "-e", "experiment=experiment.toml",  # relative: the current folder's, as in the README "-e", f"bootbench_binary={binary}",
             "-e", f"bootbench_results={tmp}/out"]
     started = time.monotonic()
-    p = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=tmp)
+    p = subprocess.run(argv, env=dict(env, PWD=tmp), capture_output=True, text=True, cwd=tmp)
     print(p.stdout[-6000:], p.stderr[-3000:])
     print(f"playbook: {time.monotonic() - started:.1f} s")
     # lab3 did not finish: the play fails at its very end, after the report.
