@@ -80,12 +80,14 @@ def run_playbook(tmp, binary, root):
         f.write("3")
     with open(f"{tmp}/flaky/lab3.down", "w") as f:
         f.write("always")
+    here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, ANSIBLE_HOME=f"{tmp}/ansible-home", FLAKY_DIR=f"{tmp}/flaky",
-               ANSIBLE_CONNECTION_PLUGINS=os.path.dirname(os.path.abspath(__file__)) + "/connection_plugins", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
-               ANSIBLE_ASYNC_DIR=f"{tmp}/ansible-async", ANSIBLE_REMOTE_TMP=f"{tmp}/ansible-remote", ANSIBLE_NOCOWS="1", ANSIBLE_RETRY_FILES_ENABLED="0",
-               BOOTBENCH_REGISTRY_URL="http://127.0.0.1:9")
+               ANSIBLE_CONNECTION_PLUGINS=f"{here}/connection_plugins", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
+               ANSIBLE_ASYNC_DIR=f"{tmp}/ansible-async", ANSIBLE_REMOTE_TMP=f"{tmp}/ansible-remote",
+               ANSIBLE_NOCOWS="1", ANSIBLE_RETRY_FILES_ENABLED="0", BOOTBENCH_REGISTRY_URL="http://127.0.0.1:9")
     argv = ["ansible-playbook", "-i", f"{tmp}/inventory", f"{root}/ansible/playbooks/experiment.yml",
-            "-e", "experiment=experiment.toml",  # relative: the current folder's, as in the README "-e", f"bootbench_binary={binary}",
+            "-e", "experiment=experiment.toml",  # relative: the current folder's, as in the README
+            "-e", f"bootbench_binary={binary}",
             "-e", f"bootbench_results={tmp}/out"]
     started = time.monotonic()
     p = subprocess.run(argv, env=dict(env, PWD=tmp), capture_output=True, text=True, cwd=tmp)
