@@ -31,6 +31,15 @@ std::string per_host(const PooledMetric& p) {
     return s;
 }
 
+// The first machine's word on what its runs are not (a sandbox, --quick):
+// said once above everything, as a one-machine report says it.
+std::string provenance(const HostsReport& r) {
+    for (const auto& h : r.hosts)
+        if (h.report && !h.report->caption.provenance.empty())
+            return h.report->caption.provenance;
+    return "";
+}
+
 std::string machines_line(const HostsReport& r) {
     std::string s;
     for (const auto& h : r.hosts)
@@ -90,7 +99,10 @@ std::string pooled_text(const PooledMetric& p) {
 
 std::string render_hosts_markdown(const HostsReport& r, const std::string& svg_link) {
     std::ostringstream o;
-    o << "# " << md_escape(r.title) << "\n\n*Across " << r.hosts.size()
+    o << "# " << md_escape(r.title) << "\n\n";
+    if (std::string p = provenance(r); !p.empty())
+        o << "> **Not a measurement of the targets.** " << md_escape(p) << "\n\n";
+    o << "*Across " << r.hosts.size()
       << " machines: " << md_escape(machines_line(r)) << ".*\n";
     if (!r.warnings.empty()) {
         o << "\n## Warnings\n\n";
@@ -233,7 +245,10 @@ std::string render_hosts_html(const HostsReport& r) {
     o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<link rel=\"icon\" href=\"data:,\">\n<title>" << esc(r.title) << "</title>\n<style>" << style
-      << kRowStyle << "</style>\n</head>\n<body>\n<h1>" << esc(r.title) << "</h1>\n<p class=\"caption\">Across "
+      << kRowStyle << "</style>\n</head>\n<body>\n<h1>" << esc(r.title) << "</h1>\n";
+    if (std::string p = provenance(r); !p.empty())
+        o << "<p class=\"provenance\"><strong>Not a measurement of the targets.</strong> " << esc(p) << "</p>\n";
+    o << "<p class=\"caption\">Across "
       << r.hosts.size() << " machines: " << esc(machines_line(r)) << ".</p>\n";
     if (!r.warnings.empty()) {
         o << "<div class=\"warnings\"><strong>Warnings</strong>\n<ul>\n";

@@ -195,3 +195,16 @@ TEST_CASE("the renderers of a report across hosts") {
     CHECK(html.find("<div class=\"hosts-row\">\n<figure>\n<figcaption>lab1</figcaption>\n<svg") != std::string::npos);
     CHECK(html.find("<h1>") == html.rfind("<h1>"));
 }
+
+TEST_CASE("a report across sandboxes says first that it is not a measurement") {
+    ReportInput in = two_hosts();
+    for (auto& r : in.runs)
+        r.environment["sandbox"] = true;
+    HostsReport r = build_hosts_report(in);
+    std::string md = render_hosts_markdown(r, "report.svg");
+    CHECK(md.rfind("# b vs a\n\n> **Not a measurement of the targets.** Simulated on a sandbox", 0) == 0);
+    CHECK(render_hosts_html(r).find("<h1>b vs a</h1>\n<p class=\"provenance\"><strong>Not a measurement") !=
+          std::string::npos);
+    CHECK(render_hosts_markdown(build_hosts_report(two_hosts()), "report.svg").find("Not a measurement") ==
+          std::string::npos);
+}
