@@ -15,40 +15,7 @@ from ansible.errors import AnsibleConnectionFailure, AnsibleError
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.action import ActionBase
 
-DOCUMENTATION = r"""
-name: bootbench_wait
-short_description: Wait across a host's own reboots until its bootbench experiment is over
-description:
-  - Runs C(bootbench status --json) on the host until the experiment's phase is finished or
-    aborted; an unreachable host (rebooting) is retried with backoff, as often as needed.
-  - The bound is I(timeout) when given, else 1.5 times the estimate in I(plan_output).
-options:
-  status_command:
-    description: The status command, e.g. C(/var/tmp/bb/bootbench status --json).
-    required: true
-    type: str
-  plan_output:
-    description: What C(bootbench plan) printed on the host: its estimate sets the bound.
-    type: str
-    default: ""
-  sandbox:
-    description: Whether the host runs C(bootbench simulate): the simulation's estimate counts.
-    type: bool
-    default: false
-  timeout:
-    description: Seconds to wait at most (0 = 1.5 times plan's estimate).
-    type: int
-    default: 0
-  poll:
-    description: Seconds between two status checks of a reachable host.
-    type: int
-    default: 10
-  start_grace:
-    description: Seconds a reachable host may say it has no experiment before the wait fails
-      (C(bootbench start) refused, or the state is gone).
-    type: int
-    default: 300
-"""
+# Documented in plugins/modules/bootbench_wait.py (ansible-doc bootbench.lab.bootbench_wait).
 
 # "estimate: 1 h 05 min (...)", "as a simulation (...): 3 min 20 s"
 _DURATION = r"(?:(\d+) h (\d+) min|(\d+) min (\d+) s|(\d+) s)"
