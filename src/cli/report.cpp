@@ -1,8 +1,11 @@
 // bootbench report [RESULTS_DIR | FILE...]: the comparison report of a
-// results folder, of result files, or of a published folder.
+// results folder, of result files, or of a published folder; of several
+// machines' results folders, one report per machine and a pooled one.
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "cli/report_summary.hpp"
+#include "cli/report_hosts_summary.hpp"
+#include "sys/store/report_hosts_files.hpp"
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
 #include "sys/store/result_reader.hpp"
@@ -44,15 +47,27 @@ sys::ReportRequest request_from(const Args& args) {
     return req;
 }
 
+void say_written(const sys::ReportPaths& paths) {
+    std::cout << "\nwrote " << paths.markdown.string() << ", " << paths.json.string() << ", "
+              << paths.svg.string() << ", " << paths.html.string() << "\n";
+}
+
 } // namespace
 
 int cmd_report(const Args& args) {
     sys::ReportRequest req = request_from(args);
-    core::Report report = sys::load_report(req);
+    core::ReportInput in = sys::report_input(req, sys::read_results(req.inputs));
+    if (core::spans_hosts(in.runs)) { // results from several machines: core/report_hosts
+        core::HostsReport hosts = core::build_hosts_report(in);
+        sys::ReportPaths paths = sys::save_hosts_report(hosts, req.out_prefix);
+        print_hosts_summary(hosts);
+        say_written(paths);
+        return 0;
+    }
+    core::Report report = core::build_report(in);
     sys::ReportPaths paths = sys::save_report(report, req.out_prefix);
     print_report_summary(report);
-    std::cout << "\nwrote " << paths.markdown.string() << ", " << paths.json.string() << ", "
-              << paths.svg.string() << ", " << paths.html.string() << "\n";
+    say_written(paths);
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #include "sys/orchestrator.hpp"
+#include "sys/probe/machine_id.hpp"
 
 #include "core/error.hpp"
 #include "core/estimate.hpp"
@@ -240,6 +241,15 @@ core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult 
     return r;
 }
 
+// The machine the run ran on (sys/probe/machine_id): a sandbox is a machine of
+// its own, with the machine-id its build wrote into the deployments' /etc.
+core::RunResult identified(Context& c, const core::DeploymentInfo& booted, core::RunResult r) {
+    fs::path file = c.host.emulated() ? c.host.etc_dir(booted.ref) / "machine-id" : fs::path("/etc/machine-id");
+    auto id = machine_id(file, c.state.experiment);
+    r.environment["machine_id"] = id ? nlohmann::json(*id) : nlohmann::json(nullptr);
+    return r;
+}
+
 core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     const core::RunSlot& slot = *c.state.current_run();
     SuiteRequest req;
@@ -266,7 +276,7 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     } else {
         r = run_suite(req, c.clock);
     }
-    return labelled(c, slot, std::move(r));
+    return identified(c, booted, labelled(c, slot, std::move(r)));
 }
 
 // A result stored before a crash that came before the state advanced: the

@@ -1,4 +1,5 @@
 #include "sys/ostree/sandbox.hpp"
+#include "sys/probe/machine_id.hpp"
 
 #include "core/bls.hpp"
 #include "sys/store/files.hpp"
@@ -26,7 +27,8 @@ namespace {
 // A root filesystem tree for one commit: enough for libostree to deploy it
 // (a kernel and initramfs under usr/lib/modules) and for a test to tell the
 // targets apart (usr/share/bootbench-sandbox/name).
-void write_tree(const fs::path& root, const std::string& name, const std::string& kver) {
+void write_tree(const fs::path& root, const std::string& name, const std::string& kver,
+                const std::string& machine) {
     fs::path mod = root / "usr/lib/modules" / kver;
     make_dirs(mod);
     make_dirs(root / "usr/etc/systemd/system");
@@ -36,6 +38,7 @@ void write_tree(const fs::path& root, const std::string& name, const std::string
     write_file_atomic(root / "usr/lib/os-release",
                       "NAME=\"bootbench sandbox\"\nID=bootbench-sandbox\nVERSION_ID=" + name + "\n");
     write_file_atomic(root / "usr/etc/hostname", "sandbox\n");
+    write_file_atomic(root / "usr/etc/machine-id", machine + "\n");
     write_file_atomic(root / "usr/share/bootbench-sandbox/name", name + "\n");
 }
 
@@ -122,6 +125,7 @@ SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e) {
     init_sysroot(s, &repo);
     fs::path trees = out.sysroot / "tmp-trees";
     std::string kver = kernel_release();
+    std::string machine = random_machine_id(); // the emulated machine's own, in every deployment
     // Targets first, the host's own deployment last: it ends up the default.
     std::vector<const core::Target*> order;
     for (const auto& t : e.targets)
@@ -130,7 +134,7 @@ SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e) {
     for (const core::Target* t : order) {
         std::string name = t ? t->name : "host";
         std::string ref = "bootbench-sandbox/" + name;
-        write_tree(trees / name, name, kver);
+        write_tree(trees / name, name, kver, machine);
         std::string csum = commit_tree(repo, trees / name, ref, "sandbox-" + name);
         g_autoptr(GKeyFile) origin = origin_for(s, t, ref);
         core::DeploymentRef d = deploy(s, csum, origin, name);

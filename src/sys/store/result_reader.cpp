@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/json_bounds.hpp"
 #include "core/published.hpp"
+#include "core/report_hosts.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -135,7 +136,8 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
                 continue;
             core::RunResult& r = *runs[i];
             const fs::path& file = files[i];
-            auto [it, fresh] = seen.emplace(r.run_id, file);
+            // Every machine of a lab runs the same run ids: a run is one per machine.
+            auto [it, fresh] = seen.emplace(core::host_of(r).id + "/" + r.run_id, file);
             if (!fresh)
                 throw input_error("run '" + r.run_id + "' appears twice: in " +
                                   it->second.string() + " and " + file.string() +

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The Ansible collection end to end on this machine: two inventory hosts
+(ansible_connection=local, each its own working folder) run one experiment
+through ansible/playbooks/experiment.yml with the role's sandbox variables
+(`bootbench simulate --quick`), and the controller's merged report has both
+machines and the pooled line. lab2 is unreachable for its first 3 status
+checks (connection_plugins/flaky_local.py: a host rebooting), and must be
+waited for across them; lab3 never answers one and is reported as not
+finished (the play fails at its end) without keeping the others out of the
+report.
+
+usage: lab_test.py BOOTBENCH_BINARY SOURCE_ROOT
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+EXPERIMENT = """\
+[experiment]
+name = "lab-test"
+runs = 2
+order = "interleaved"
+baseline = "a"
+
+[[target]]
+name = "a"
+refspec = "sandbox:bootbench/a"
+
+[[target]]
+name = "b"
+refspec = "sandbox:bootbench/b"
+
+[conditions]
+governor = ""
+sched_ext = ""
+settle_s = 0
+max_start_temp_c = 100.0
+temp_wait_timeout_s = 5
+
+[load]
+cpu_workers = 0
+
+[[bench]]
+kind = "perf-sched-pipe"
+loops = 2000
+"""
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def inventory(tmp):
+    lines = ["[lab]"]
+    for host, connection in (("lab1", "local"), ("lab2", "flaky_local"), ("lab3", "flaky_local")):
+        lines.append(f"{host} ansible_connection={connection} bootbench_workdir={tmp}/{host}")
+    lines[-1] += " bootbench_timeout=15"
+    lines += ["", "[lab:vars]", "bootbench_sandbox=true", "bootbench_quick=true", "bootbench_poll=1",
+              "ansible_python_interpreter=/usr/bin/python3"]
+    return "\n".join(lines) + "\n"
+
+
+def run_playbook(tmp, binary, root):
+    with open(f"{tmp}/inventory", "w") as f:
+        f.write(inventory(tmp))
+    with open(f"{tmp}/experiment.toml", "w") as f:
+        f.write(EXPERIMENT)
+    os.makedirs(f"{tmp}/flaky")
+    with open(f"{tmp}/flaky/lab2.down", "w") as f:
+        f.write("3")
+    with open(f"{tmp}/flaky/lab3.down", "w") as f:
+        f.write("always")
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, ANSIBLE_HOME=f"{tmp}/ansible-home", FLAKY_DIR=f"{tmp}/flaky",
+               ANSIBLE_CONNECTION_PLUGINS=f"{here}/connection_plugins", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
+               ANSIBLE_ASYNC_DIR=f"{tmp}/ansible-async", ANSIBLE_REMOTE_TMP=f"{tmp}/ansible-remote",
+               ANSIBLE_NOCOWS="1", ANSIBLE_RETRY_FILES_ENABLED="0", BOOTBENCH_REGISTRY_URL="http://127.0.0.1:9")
+    argv = ["ansible-playbook", "-i", f"{tmp}/inventory", f"{root}/ansible/playbooks/experiment.yml",
+            "-e", "experiment=experiment.toml",  # relative: the current folder's, as in the README
+            "-e", f"bootbench_binary={binary}",
+            "-e", f"bootbench_results={tmp}/out"]
+    started = time.monotonic()
+    p = subprocess.run(argv, env=dict(env, PWD=tmp), capture_output=True, text=True, cwd=tmp)
+    print(p.stdout[-6000:], p.stderr[-3000:])
+    print(f"playbook: {time.monotonic() - started:.1f} s")
+    # lab3 did not finish: the play fails at its very end, after the report.
+    check(p.returncode == 2, f"ansible-playbook exited {p.returncode}, not 2")
+    check("not finished: lab3" in p.stdout, "the play does not name lab3 as not finished")
+    check("lab3: the experiment did not finish within 15 s (bootbench_timeout)" in p.stdout,
+          "lab3's outcome is not the wait's bound")
+    with open(f"{tmp}/flaky/lab2.resets") as f:
+        resets = len(f.readlines())
+    check(resets == 3, f"lab2's connection was reset {resets} times, not once per failed status check (3)")
+
+
+def check_report(tmp):
+    with open(f"{tmp}/out/report.json") as f:
+        report = json.load(f)
+    hosts = report.get("hosts", [])
+    check(len(hosts) == 2, f"the merged report has {len(hosts)} machines, not 2")
+    check(all(h["report"] is not None for h in hosts), "a machine has no report: " + json.dumps(hosts)[:500])
+    check(len({h["machine_id"] for h in hosts}) == 2, "the two sandboxes share a machine id")
+    check(report["pooled"] and len(report["pooled"][0]["hosts"]) == 2, "no pooled metric over both machines")
+    with open(f"{tmp}/out/report.md") as f:
+        md = f.read()
+    check("## Pooled over machines" in md, "report.md has no pooled section")
+    for h in hosts:
+        check(f"## machine {h['label']}" in md, f"report.md has no section for {h['label']}")
+    for host in ("lab1", "lab2"):
+        check(os.path.isfile(f"{tmp}/out/{host}/runs/a-1.json"), f"{host}'s results were not fetched")
+
+
+def main():
+    binary, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    if not shutil.which("ansible-playbook"):
+        print("SKIP: ansible-playbook is not installed (apt-get install ansible-core)")
+        sys.exit(77)
+    tmp = tempfile.mkdtemp(prefix="bootbench-lab-")
+    try:
+        run_playbook(tmp, binary, root)
+        check_report(tmp)
+    finally:
+        subprocess.run(["chattr", "-R", "-i", tmp], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
