@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "sys/background_load.hpp"
 #include "sys/bench_command.hpp"
+#include "sys/boot_times.hpp"
 #include "sys/canary_watch.hpp"
 #include "sys/clock.hpp"
 #include "sys/conditions_gate.hpp"
@@ -28,6 +29,10 @@
 namespace bootbench::sys {
 
 namespace {
+
+// How long a boot may take to finish (systemd's FinishTimestampMonotonic)
+// after the unit started; a slow TCG guest needs about a minute.
+constexpr double kBootWaitS = 300;
 
 void log_line(const std::string& line) {
     std::fprintf(stderr, "bootbench: %s\n", core::printable(line).c_str());
@@ -215,7 +220,9 @@ void add(core::RunResult& r, BenchRun run) {
 // The system's own figures (memory, processes) are no result without a bench's.
 bool has_bench_metric(const core::RunResult& r) {
     return std::any_of(r.metrics.begin(), r.metrics.end(),
-                       [](const core::Metric& m) { return m.bench != core::kSystemBench; });
+                       [](const core::Metric& m) {
+                           return m.bench != core::kSystemBench && m.bench != core::kBootBench;
+                       });
 }
 
 // Every bench recorded as not run, its metrics missing with `why`.
@@ -322,8 +329,9 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
 
 // After the settle time: the system's figures, then the benches with their
 // energy where RAPL is there, watched for noise canaries.
-void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
+void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch, Clock& clock) {
     add_metrics(r, probe_system_metrics(req.probe_root));
+    r.environment["benches_start_monotonic_us"] = static_cast<uint64_t>(clock.monotonic_s() * 1e6);
     RaplMeter rapl(req.probe_root);
     r.environment["energy"] = rapl.describe();
     CanaryWatch canaries(req.probe_root);
@@ -331,6 +339,26 @@ void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWa
     r.canaries = canaries.finish();
     if (std::string text = core::canary_text(*r.canaries); !text.empty())
         log_line("canaries: " + text);
+}
+
+// Before the settle time: the boot must be over before anything is measured.
+BootMeasurement boot_of(const SuiteRequest& req, Clock& clock) {
+    BootMeasurement out;
+    if (!req.experiment->boot.measure)
+        out.described = "not measured: [boot] measure = false";
+    else if (!req.boot_times)
+        out.described = "not measured: no boot of its own (a sandbox or a test)";
+    else
+        out = measure_boot(*req.boot_times, clock, kBootWaitS);
+    log_line("boot times: " + out.described);
+    return out;
+}
+
+void record_boot(core::RunResult& r, const BootMeasurement& boot) {
+    r.environment["boot_times"] = boot.described;
+    if (boot.finish_monotonic_us)
+        r.environment["boot_finish_monotonic_us"] = boot.finish_monotonic_us;
+    add_metrics(r, boot.metrics);
 }
 
 void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
@@ -344,6 +372,7 @@ void record_temperature(core::RunResult& r, const char* key, const std::optional
 core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     InterruptWatch watch; // first: destroyed last, after every child is gone
     core::RunResult r = start_result(request, clock);
+    BootMeasurement boot = boot_of(request, clock);
     SysfsSensors sysfs(request.probe_root);
     Sensors& sensors = request.sensors ? *request.sensors : sysfs;
     GateOutcome gate =
@@ -351,10 +380,11 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     for (const auto& rec : gate.records)
         r.conditions.push_back(core::to_json(rec));
     r.environment = probe_environment(request.probe_root);
+    record_boot(r, boot);
     record_temperature(r, "temp_start_c",
                        gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
     if (gate.failure.empty()) {
-        run_measured(request, r, watch);
+        run_measured(request, r, watch, clock);
     } else {
         r.failure = gate.failure;
         skip_all(r, request.experiment->benches, gate.failure, online_cpus());
