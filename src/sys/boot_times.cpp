@@ -1,6 +1,7 @@
 #include "sys/boot_times.hpp"
 
 #include "sys/clock.hpp"
+#include "sys/subprocess.hpp"
 
 #include <gio/gio.h>
 #include <memory>
@@ -71,12 +72,15 @@ std::optional<core::SystemdTimestamps> SystemdBootTimes::read(std::string& probl
     return timestamps_of(all.get());
 }
 
-BootMeasurement measure_boot(BootTimesSource& source, Clock& clock, double max_wait_s) {
+BootMeasurement measure_boot(BootTimesSource& source, Clock& clock, double max_wait_s,
+                             const InterruptWatch* watch) {
     BootMeasurement out;
     std::string problem;
     double start = clock.monotonic_s();
     std::optional<core::SystemdTimestamps> t = source.read(problem);
     while (t && t->finish_us == 0 && clock.monotonic_s() - start < max_wait_s) {
+        if (watch)
+            watch->throw_if_interrupted("waiting for the boot to finish");
         clock.sleep_s(1);
         t = source.read(problem);
     }

@@ -12,6 +12,7 @@
 namespace bootbench::sys {
 
 class Clock;
+class InterruptWatch;
 
 class BootTimesSource {
 public:
@@ -34,8 +35,9 @@ struct BootMeasurement {
 };
 
 // Reads until FinishTimestampMonotonic is set, at most `max_wait_s` (polling
-// each second on `clock`). Never throws: what could not be read is said in
-// `described`.
-BootMeasurement measure_boot(BootTimesSource& source, Clock& clock, double max_wait_s);
+// each second on `clock`). What could not be read is said in `described`;
+// throws only when `watch` (may be null) saw SIGINT, SIGTERM or SIGHUP.
+BootMeasurement measure_boot(BootTimesSource& source, Clock& clock, double max_wait_s,
+                             const InterruptWatch* watch = nullptr);
 
 } // namespace bootbench::sys

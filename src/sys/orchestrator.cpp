@@ -357,6 +357,18 @@ void keep_earlier_results(const fs::path& results, const std::string& now) {
                     ": " + ec.message() + "; nothing was changed");
 }
 
+// The deployment `start` runs on, so the first run's boot knows whether it
+// follows a switch. Off the running machine, or with nothing booted, it
+// stays unknown and that boot is not marked either way.
+void note_start_boot(Host& host, core::State& s) {
+    if (host.offline())
+        return;
+    try {
+        s = core::note_boot(s, host.booted().ref);
+    } catch (const Error&) {
+    }
+}
+
 } // namespace
 
 void start_experiment(Host& host, const core::Experiment& e, const std::string& experiment_text,
@@ -389,8 +401,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
             ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
     }
     core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref, now);
-    if (!host.offline())
-        s = core::note_boot(s, host.booted().ref);
+    note_start_boot(host, s);
     s.images = options.images;
     fs::path results = paths.results(e.name);
     make_dirs(results);

@@ -342,14 +342,14 @@ void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWa
 }
 
 // Before the settle time: the boot must be over before anything is measured.
-BootMeasurement boot_of(const SuiteRequest& req, Clock& clock) {
+BootMeasurement boot_of(const SuiteRequest& req, Clock& clock, const InterruptWatch& watch) {
     BootMeasurement out;
     if (!req.experiment->boot.measure)
         out.described = "not measured: [boot] measure = false";
     else if (!req.boot_times)
         out.described = "not measured: no boot of its own (a sandbox or a test)";
     else
-        out = measure_boot(*req.boot_times, clock, kBootWaitS);
+        out = measure_boot(*req.boot_times, clock, kBootWaitS, &watch);
     log_line("boot times: " + out.described);
     return out;
 }
@@ -372,7 +372,7 @@ void record_temperature(core::RunResult& r, const char* key, const std::optional
 core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     InterruptWatch watch; // first: destroyed last, after every child is gone
     core::RunResult r = start_result(request, clock);
-    BootMeasurement boot = boot_of(request, clock);
+    BootMeasurement boot = boot_of(request, clock, watch);
     SysfsSensors sysfs(request.probe_root);
     Sensors& sensors = request.sensors ? *request.sensors : sysfs;
     GateOutcome gate =

@@ -468,10 +468,10 @@ TEST_CASE("[boot] measure is on unless the file turns it off", "[experiment][boo
 
 TEST_CASE("a bad [boot] table is refused where it is written", "[experiment][boot]") {
     CHECK(error_of(kValid + "[boot]\nmeasure = \"yes\"\n") ==
-          "exp.toml:19:1: boot.measure must be true or false, not a string");
+          "exp.toml:18:1: boot.measure must be true or false, not a string");
     CHECK(error_of(kValid + "[boot]\nmeasure = 1\n") ==
-          "exp.toml:19:1: boot.measure must be true or false, not an integer");
+          "exp.toml:18:1: boot.measure must be true or false, not an integer");
     CHECK(error_of(kValid + "[boot]\nmesure = false\n") ==
-          "exp.toml:19:1: unknown key 'mesure' in [boot] (did you mean 'measure'?)");
-    CHECK(error_of(kValid + "boot = true\n") == "exp.toml:18:1: [boot] must be a table, not a boolean");
+          "exp.toml:18:1: unknown key 'mesure' in [boot] (did you mean 'measure'?)");
+    CHECK(error_of("boot = true\n" + kValid) == "exp.toml:1:1: [boot] must be a table, not a boolean");
 }
