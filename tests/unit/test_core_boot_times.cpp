@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/boot_times.hpp"
 #include "core/metric_catalog.hpp"
+#include "core/report.hpp"
 
 using namespace bootbench::core;
 #if __has_include(<catch2/catch_all.hpp>)
@@ -30,6 +31,21 @@ std::optional<double> value(const BenchMetrics& m, const std::string& key) {
         if (x.key == key)
             return x.value;
     return std::nullopt;
+}
+
+// A run of `target` whose boot finished `finish_s` into it, and one bench metric.
+RunResult booted_run(const std::string& id, const std::string& target, double finish_s) {
+    RunResult r;
+    r.run_id = id;
+    r.target = target;
+    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    SystemdTimestamps t;
+    t.userspace_us = 2'000'000;
+    t.security_start_us = 2'010'000;
+    t.finish_us = static_cast<uint64_t>(finish_s * 1e6);
+    r.metrics = boot_metrics(t).metrics;
+    r.metrics.push_back({"lat", 10, "ms", Better::lower, "b"});
+    return r;
 }
 
 } // namespace
@@ -100,4 +116,22 @@ TEST_CASE("boot: the catalog knows the six keys, lower is better, none from a be
         CHECK(info->unit == "s");
         CHECK(info->from == MetricFrom::system);
     }
+}
+
+TEST_CASE("boot: the report compares boot times like any metric, after the benches' own", "[report]") {
+    ReportInput in;
+    in.baseline = "a";
+    for (int i = 1; i <= 6; ++i) {
+        in.runs.push_back(booted_run("a-" + std::to_string(i), "a", 20 + 0.1 * i));
+        in.runs.push_back(booted_run("b-" + std::to_string(i), "b", 15 + 0.1 * i));
+    }
+    Report r = build_report(in);
+    std::vector<std::string> keys;
+    for (const auto& m : r.metrics)
+        keys.push_back(m.key);
+    CHECK(keys == std::vector<std::string>{"lat", "boot_kernel_s", "boot_userspace_s", "boot_total_s"});
+    const MetricReport& total = r.metrics.back();
+    REQUIRE(total.comparison);
+    CHECK(total.comparison->ratio == Approx(20.35 / 15.35)); // lower is better: baseline / subject
+    CHECK(total.comparison->verdict == Verdict::better);
 }
