@@ -11,6 +11,7 @@
 #include "sys/canary_watch.hpp"
 #include "sys/clock.hpp"
 #include "sys/conditions_gate.hpp"
+#include "sys/cpu_freq.hpp"
 #include "sys/files.hpp"
 #include "sys/probes.hpp"
 #include "sys/rapl.hpp"
@@ -64,6 +65,7 @@ std::string bounded_output(const fs::path& path) {
 struct BenchRun {
     core::BenchRecord record;
     core::BenchMetrics metrics;
+    std::optional<double> freq_mhz; // average CPU frequency while it ran (sys/cpu_freq)
 };
 
 // Why a finished process did not give a usable result, or "" when it did.
@@ -125,6 +127,7 @@ struct BenchPlace {
     std::optional<core::ToolsImage> tools;
     std::string run_id;
     const RaplMeter* rapl = nullptr; // null: no energy counters
+    fs::path probe_root = "/";         // where cpufreq is sampled
 };
 
 // A bench's tool missing from the tools image: podman's "executable file not
@@ -176,12 +179,14 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
     log_line("bench " + b.name + ": running " + core::join(run.record.argv, " "));
     std::optional<ProcessGroup> group;
     core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
+    FreqSampler freq(at.probe_root);
     try {
         group.emplace(ProcessGroup::spawn(spec));
     } catch (const Error& e) {
         return not_started(b, std::move(run), e.what());
     }
     ProcessOutcome o = finish_process(*group, spec, at.watch);
+    run.freq_mhz = freq.stop();
     remove_leftover_container(at, o, name);
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
@@ -213,6 +218,8 @@ void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
 }
 
 void add(core::RunResult& r, BenchRun run) {
+    if (run.freq_mhz) // absent where there is no cpufreq
+        r.environment["cpu_freq_mhz"][run.record.name] = *run.freq_mhz;
     r.benches.push_back(std::move(run.record));
     add_metrics(r, run.metrics);
 }
@@ -298,7 +305,7 @@ void cannot_start(const core::Experiment& e, core::RunResult& r, const char* wha
 void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch,
                  const RaplMeter* rapl) {
     const core::Experiment& e = *req.experiment;
-    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl};
+    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl, req.probe_root};
     double limit_s = 60;
     for (const auto& b : e.benches)
         limit_s += bench_timeout_s(b);
