@@ -50,21 +50,26 @@ void FreqSampler::sample() {
         samples_khz_.push_back(sum / n);
 }
 
+// Sleeps between samples (no polling: the benches share the CPUs).
 void FreqSampler::loop(double period_s) {
-    auto step = std::chrono::duration<double>(period_s);
-    auto next = std::chrono::steady_clock::now() + step;
-    while (!stopping_) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (std::chrono::steady_clock::now() < next)
-            continue;
+    auto step = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(period_s));
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, step, [this] { return stopping_; })) {
+        lock.unlock();
         sample();
-        next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(step);
+        lock.lock();
     }
 }
 
 std::optional<double> FreqSampler::stop() {
-    if (stopping_.exchange(true) || files_.empty())
-        return std::nullopt;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stopping_ || files_.empty())
+            return std::nullopt;
+        stopping_ = true;
+    }
+    wake_.notify_all();
     if (thread_.joinable())
         thread_.join();
     sample();

@@ -2,7 +2,7 @@
 // Samples the CPUs' current frequency (cpufreq scaling_cur_freq of every
 // CPU, under a probe root) while a bench runs, on a thread of its own, so
 // that the bench's average frequency can be recorded (core/cpu_freq).
-#include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -31,7 +31,8 @@ private:
     std::vector<std::filesystem::path> files_;
     std::vector<double> samples_khz_; // the mean over the CPUs, per sample
     std::mutex mutex_;
-    std::atomic<bool> stopping_{false};
+    std::condition_variable wake_; // stop() ends the wait at once
+    bool stopping_ = false;        // under mutex_
     std::thread thread_;
 };
 
