@@ -4,6 +4,7 @@
 #include "cli/experiment_file.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "sys/probe/boot_times.hpp"
 #include "sys/probe/booted_deployment.hpp"
 #include "sys/clock.hpp"
 #include "sys/store/files.hpp"
@@ -79,6 +80,8 @@ int cmd_run_suite(const Args& args) {
     req.run_id = reserve_run_id(runs_dir, target.name);
     req.run_dir = runs_dir / req.run_id;
     req.deployment = sys::booted_deployment();
+    sys::SystemdBootTimes boot_times; // this boot's, as run-suite runs on the machine itself
+    req.boot_times = &boot_times;
     sys::RealClock clock;
     core::RunResult r = sys::run_suite(req, clock);
     fs::path file = runs_dir / (req.run_id + ".json");

@@ -194,6 +194,15 @@ void read_tools(TomlReader& r, const toml::table& root, Experiment& e) {
     e.tools_image = image;
 }
 
+// [boot] measure: systemd's boot times of every run (on by default).
+void read_boot(TomlReader& r, const toml::table& root, Experiment& e) {
+    const toml::table* t = r.optional_table(root, "boot", "[boot]");
+    if (!t)
+        return;
+    r.allow_keys(*t, "[boot]", {"measure"});
+    e.boot.measure = r.boolean(*t, "measure", "boot.measure").value_or(true);
+}
+
 // Every run is a boot: the product bounds the plan, the state and the report.
 void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
     size_t total = static_cast<size_t>(e.runs) * e.targets.size();
@@ -219,13 +228,14 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     Experiment e;
     e.source_file = file_name;
     r.allow_keys(root, "the experiment file",
-                 {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools"});
+                 {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot"});
     read_experiment_table(r, root, e);
     read_targets(r, root, e);
     check_size(r, root, e);
     read_conditions(r, root, e.conditions);
     read_load(r, root, e.load);
     read_tools(r, root, e);
+    read_boot(r, root, e);
     read_benches(r, root, e);
     read_report_and_notify(r, root, e);
     check_cross_references(r, root, e);

@@ -101,6 +101,11 @@ struct ReportConfig {
     std::vector<std::string> exclude; // run ids
 };
 
+// [boot]: what bootbench records of the boot itself.
+struct BootConfig {
+    bool measure = true; // systemd's boot times as metrics (core/boot_times)
+};
+
 struct Notify {
     std::string url;
     std::string format = "text"; // text | json
@@ -127,6 +132,7 @@ struct Experiment {
     // [tools] image: the container image every bench and the load run in
     // (the same bytes in every arm); "" runs the host's own tools.
     std::string tools_image;
+    BootConfig boot;
     bool quick = false;      // a rehearsal: run times scaled down (see quick_version)
     std::string source_file; // the path it was read from
 

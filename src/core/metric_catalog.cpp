@@ -16,6 +16,13 @@ const std::vector<MetricInfo>& metric_catalog() {
         {"mem_used_mib", "MiB", Better::lower, "memory in use after settle (MemTotal - MemAvailable)", MetricFrom::system},
         {"mem_slab_mib", "MiB", Better::lower, "kernel slab after settle", MetricFrom::system},
         {"processes", "processes", Better::lower, "processes after settle", MetricFrom::system},
+        // systemd's timestamps of this boot, as systemd-analyze adds them up (core/boot_times)
+        {"boot_firmware_s", "s", Better::lower, "boot: firmware", MetricFrom::system},
+        {"boot_loader_s", "s", Better::lower, "boot: boot loader", MetricFrom::system},
+        {"boot_kernel_s", "s", Better::lower, "boot: kernel", MetricFrom::system},
+        {"boot_initrd_s", "s", Better::lower, "boot: initrd", MetricFrom::system},
+        {"boot_userspace_s", "s", Better::lower, "boot: userspace (until boot finished)", MetricFrom::system},
+        {"boot_total_s", "s", Better::lower, "boot: total (systemd-analyze's Startup finished)", MetricFrom::system},
     };
     return catalog;
 }

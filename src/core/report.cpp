@@ -1,4 +1,6 @@
 #include "core/report.hpp"
+
+#include "core/cpu_freq.hpp"
 #include "core/text.hpp"
 
 #include "core/parallel.hpp"
@@ -324,10 +326,14 @@ void flag_outliers(Report& report) {
 
 // Every included run with a canary, and a warning that says what happened.
 void note_canaries(Report& report, const std::vector<const RunResult*>& included) {
-    for (const RunResult* r : included)
-        if (r->canaries)
-            if (std::string text = canary_text(*r->canaries); !text.empty())
-                report.canaries.push_back({r->run_id, r->target, text});
+    std::map<std::string, std::string> drops = frequency_drops(included);
+    for (const RunResult* r : included) {
+        std::string text = r->canaries ? canary_text(*r->canaries) : "";
+        if (auto d = drops.find(r->run_id); d != drops.end())
+            text += (text.empty() ? "" : "; ") + d->second;
+        if (!text.empty())
+            report.canaries.push_back({r->run_id, r->target, text});
+    }
     for (const auto& c : report.canaries)
         report.warnings.push_back("run " + c.run + ": " + c.text);
 }

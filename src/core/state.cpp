@@ -205,6 +205,17 @@ State mark_default_set(State s) {
     return s;
 }
 
+std::optional<bool> first_boot_after_switch(const State& s, const DeploymentRef& booted) {
+    if (s.last_booted.empty())
+        return std::nullopt;
+    return !(s.last_booted == booted);
+}
+
+State note_boot(State s, const DeploymentRef& booted) {
+    s.last_booted = booted;
+    return s;
+}
+
 State finish(State s) {
     s.phase = s.aborted ? Phase::aborted : Phase::finished;
     return s;
@@ -245,7 +256,8 @@ nlohmann::json to_json(const State& s) {
             {"stop_reason", s.stop_reason},
             {"aborted", s.aborted},
             {"quick", s.quick},
-            {"images", s.images}};
+            {"images", s.images},
+            {"last_booted", ref_json(s.last_booted)}};
 }
 
 State state_from_json(const nlohmann::json& j, const std::string& where) {
@@ -283,6 +295,8 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     s.aborted = r.has("aborted") && r.boolean("aborted");
     s.quick = r.has("quick") && r.boolean("quick");
     s.images = r.has("images") ? r.object("images") : nlohmann::json::object();
+    if (r.has("last_booted"))
+        s.last_booted = ref_from(r.child(r.object("last_booted"), "last_booted"));
     return s;
 }
 

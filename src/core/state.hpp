@@ -7,6 +7,7 @@
 #include "core/plan.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct State {
     bool quick = false;          // a rehearsal (simulate --quick): every boot applies quick_version
     // Image targets' digests as resolved at start: target -> core::ResolvedImage JSON.
     nlohmann::json images = nlohmann::json::object();
+    // The deployment the last boot (or start) ran on; empty: not known (a
+    // state from before this field, or a start off the running machine).
+    DeploymentRef last_booted;
 
     const RunSlot* current_run() const;
     const TargetState* find_target(const std::string& name) const;
@@ -108,6 +112,12 @@ State mark_default_set(State s);
 State finish(State s);
 // Ends the experiment early: cleanup runs next (finishing), results are kept.
 State abort_experiment(State s, const std::string& why);
+
+// Whether `booted` is the first boot after a deployment switch: the boot
+// before it ran another deployment. nullopt when that is not known.
+std::optional<bool> first_boot_after_switch(const State& s, const DeploymentRef& booted);
+// Every boot (and start) records what it runs on, for the next boot's question.
+State note_boot(State s, const DeploymentRef& booted);
 
 // True when the current run has used all its attempts and must be given up.
 bool attempts_exhausted(const State& s);

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/estimate.hpp"
 #include "core/json_bounds.hpp"
+#include "sys/probe/boot_times.hpp"
 #include "sys/clock.hpp"
 #include "sys/store/crash_point.hpp"
 #include "sys/store/files.hpp"
@@ -34,6 +35,8 @@ struct Context {
     core::Experiment experiment;
     RunLog log;
     ExperimentNotifier notify;
+    // This boot ran another deployment than the boot before (nullopt: unknown).
+    std::optional<bool> after_switch;
 
     fs::path results() const { return paths.results(state.experiment); }
     void save() { save_state(paths.state(), state); }
@@ -64,7 +67,7 @@ Context open_context(Host& host, Clock& clock, core::State state) {
     core::Experiment e = load_saved_experiment(paths, state);
     RunLog log(paths.results(state.experiment) / "bootbench.log", clock);
     ExperimentNotifier notify(e, clock);
-    return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify)};
+    return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify), std::nullopt};
 }
 
 fs::path result_file(const Context& c, const std::string& run_id) {
@@ -232,6 +235,8 @@ core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult 
         r.environment["sandbox"] = true;
     if (c.experiment.quick)
         r.environment["quick"] = true;
+    if (c.after_switch) // the first boot of a deployment after another one ran
+        r.environment["first_boot_after_switch"] = *c.after_switch;
     if (c.state.images.contains(slot.target))
         r.image = c.state.images[slot.target];
     r.experiment = c.state.experiment;
@@ -264,6 +269,9 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     req.units = c.host.units();
     req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
                       booted.image.empty() ? booted.refspec : booted.image, booted.version};
+    SystemdBootTimes boot_times;
+    if (!c.host.emulated()) // a sandbox's "boot" has no systemd of its own
+        req.boot_times = &boot_times;
     core::RunResult r;
     std::string why = kernel_mismatch(c, *req.target);
     if (why.empty())
@@ -359,6 +367,18 @@ void keep_earlier_results(const fs::path& results, const std::string& now) {
                     ": " + ec.message() + "; nothing was changed");
 }
 
+// The deployment `start` runs on, so the first run's boot knows whether it
+// follows a switch. Off the running machine, or with nothing booted, it
+// stays unknown and that boot is not marked either way.
+void note_start_boot(Host& host, core::State& s) {
+    if (host.offline())
+        return;
+    try {
+        s = core::note_boot(s, host.booted().ref);
+    } catch (const Error&) {
+    }
+}
+
 } // namespace
 
 void start_experiment(Host& host, const core::Experiment& e, const std::string& experiment_text,
@@ -391,6 +411,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
             ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
     }
     core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref, now);
+    note_start_boot(host, s);
     s.images = options.images;
     fs::path results = paths.results(e.name);
     make_dirs(results);
@@ -411,7 +432,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
              host.describe());
     NotifyBounds interactive;
     interactive.total_s = 20; // start is run by a person waiting at the terminal
-    Context c{host, clock, paths, s, e, log, ExperimentNotifier(e, clock, interactive)};
+    Context c{host, clock, paths, s, e, log, ExperimentNotifier(e, clock, interactive), std::nullopt};
     c.notify.started(s);
     if (!options.reboot) {
         sr.set_default(s.expected, options.staged);
@@ -437,6 +458,9 @@ BootOutcome resume_experiment(Host& host, Clock& clock) {
         return BootOutcome::idle;
     }
     Context c = open_context(host, clock, std::move(*state));
+    c.after_switch = core::first_boot_after_switch(c.state, booted.ref);
+    c.state = core::note_boot(c.state, booted.ref);
+    c.save();
     c.log.line("boot into " + core::describe(booted.ref) + ": " + d.message);
     switch (d.action) {
     case core::BootAction::set_default_again:

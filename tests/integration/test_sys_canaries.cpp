@@ -4,14 +4,21 @@
 #include "fake_tree.hpp"
 #include "helpers.hpp"
 #include "sys/run/canary_watch.hpp"
+#include "sys/run/cpu_freq.hpp"
 #include "sys/probe/rapl.hpp"
 #include "sys/run/suite.hpp"
 #include "sys/probe/system_probe.hpp"
+
+#include <chrono>
+#include <thread>
 
 using namespace bootbench;
 using namespace bootbench::core;
 using testing::TempDir;
 namespace fs = std::filesystem;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
@@ -187,4 +194,38 @@ TEST_CASE("run_suite on this machine: memory, processes, energy said, kernel log
     REQUIRE(r.canaries);
     if (::geteuid() == 0) // /dev/kmsg needs CAP_SYSLOG where dmesg_restrict is set
         CHECK(r.canaries->kernel_log.problem == "");
+}
+
+TEST_CASE("cpu frequency: sampled from every CPU's scaling_cur_freq, averaged in MHz; none without cpufreq") {
+    TempDir tree, none;
+    testing::write(tree.path() / "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "2000000\n");
+    testing::write(tree.path() / "sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "3000000\n");
+    testing::write(tree.path() / "sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq", "9\n"); // no CPU
+    sys::FreqSampler sampler(tree.path(), 0.01);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto mhz = sampler.stop();
+    REQUIRE(mhz);
+    CHECK(*mhz == Approx(2500));
+    CHECK(sampler.stop() == std::nullopt); // once
+    sys::FreqSampler without(none.path());
+    CHECK(without.stop() == std::nullopt);
+}
+
+TEST_CASE("run_suite on a fake tree: each bench's average CPU frequency is in the environment") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    fs::path cur = tree.path() / "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq";
+    testing::write(cur, "3000000\n");
+    // the CPU slows down for the rest of the bench: the average lies between
+    RunResult r = testing::run_suite_on(one_bench("echo 1000000 > " + cur.string() + "; sleep 0.6"), dir.path(),
+                                        tree.path());
+    INFO(nlohmann::json(to_json(r)).dump(2));
+    REQUIRE(r.environment.contains("cpu_freq_mhz"));
+    double mhz = r.environment["cpu_freq_mhz"]["work"].get<double>();
+    CHECK(mhz >= 1000);
+    CHECK(mhz < 3000);
+    TempDir dir2, bare;
+    testing::build_laptop_tree(bare.path()); // cpufreq policies, but no per-CPU scaling_cur_freq
+    RunResult without = testing::run_suite_on(one_bench("true"), dir2.path(), bare.path());
+    CHECK_FALSE(without.environment.contains("cpu_freq_mhz"));
 }

@@ -10,6 +10,7 @@
 #include "sys/ostree/unit_install.hpp"
 
 #include <csignal>
+#include <map>
 #include <cstdlib>
 #include <sys/wait.h>
 #include <nlohmann/json.hpp>
@@ -341,4 +342,19 @@ TEST_CASE("a run id from the state cannot write outside the results", "[loop][co
               sb.paths().initial_state().string() + ") and keep the results collected so far");
     CHECK_FALSE(fs::exists(sb.paths().dir / "escaped-1.json"));
     CHECK_FALSE(fs::exists(sb.paths().dir / "escaped-1"));
+}
+
+TEST_CASE("each result says whether its boot was the first after a deployment switch", "[loop][boot]") {
+    Sandbox sb(fast_experiment(2, "order = \"blocked\"\n"));
+    sb.start(); // from the host's deployment
+    CHECK(boot_order(sb) == std::vector<std::string>{"a", "a", "b", "b", "host"});
+    std::map<std::string, bool> after_switch;
+    for (const auto& [id, text] : sb.result_files()) {
+        auto r = core::run_result_from_json(nlohmann::json::parse(text), id);
+        REQUIRE(r.environment.contains("first_boot_after_switch"));
+        after_switch[r.run_id] = r.environment["first_boot_after_switch"].get<bool>();
+        CHECK(r.environment["boot_times"] == "not measured: no boot of its own (a sandbox or a test)");
+    }
+    CHECK(after_switch == std::map<std::string, bool>{{"a-1", true}, {"a-2", false}, {"b-1", true}, {"b-2", false}});
+    CHECK(sb.state().last_booted == sb.layout.targets.at("b")); // the finished state is read, never noted
 }

@@ -64,7 +64,7 @@ def check_installed(root, files):
     unit = root / files["unit"]
     if unit.exists():
         text = unit.read_text()
-        check("the unit's time limit is filled in", "TimeoutStartSec=infinity\n" in text and "@" not in text, text)
+        check("the unit's time limit is filled in", "RuntimeMaxSec=infinity\n" in text and "@" not in text, text)
         check("the unit runs the copy start makes", "ExecStart=/var/lib/bootbench/bin/bootbench resume\n" in text)
     man = root / files.get("man", "none")
     if man.is_file():

@@ -458,3 +458,20 @@ TEST_CASE("a [tools] image that is no image reference is refused where it is wri
     CHECK(error_of(kValid + "[tools]\nimage = 4\n") == "exp.toml:18:1: tools.image must be a string, not an integer");
     CHECK(error_of(kValid + "[tools]\nimage = \"x\"\npull = true\n") == "exp.toml:19:1: unknown key 'pull' in [tools]");
 }
+
+TEST_CASE("[boot] measure is on unless the file turns it off", "[experiment][boot]") {
+    CHECK(parse_experiment(kValid, "exp.toml").boot.measure);
+    CHECK(parse_experiment(kValid + "[boot]\nmeasure = true\n", "exp.toml").boot.measure);
+    CHECK_FALSE(parse_experiment(kValid + "[boot]\nmeasure = false\n", "exp.toml").boot.measure);
+    CHECK(parse_experiment(kValid + "[boot]\n", "exp.toml").boot.measure);
+}
+
+TEST_CASE("a bad [boot] table is refused where it is written", "[experiment][boot]") {
+    CHECK(error_of(kValid + "[boot]\nmeasure = \"yes\"\n") ==
+          "exp.toml:18:1: boot.measure must be true or false, not a string");
+    CHECK(error_of(kValid + "[boot]\nmeasure = 1\n") ==
+          "exp.toml:18:1: boot.measure must be true or false, not an integer");
+    CHECK(error_of(kValid + "[boot]\nmesure = false\n") ==
+          "exp.toml:18:1: unknown key 'mesure' in [boot] (did you mean 'measure'?)");
+    CHECK(error_of("boot = true\n" + kValid) == "exp.toml:1:1: [boot] must be a table, not a boolean");
+}

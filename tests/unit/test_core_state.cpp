@@ -202,3 +202,15 @@ TEST_CASE("names read from a state are checked like the experiment file's: they 
     good["runs"][0]["run"] = longest + "-12";
     CHECK(error_of(good) == "(no error)");
 }
+
+TEST_CASE("the first boot after a deployment switch is known from the boot before", "[state]") {
+    State s;
+    DeploymentRef a{"os", "aaaa", 0}, b{"os", "bbbb", 0};
+    CHECK(first_boot_after_switch(s, a) == std::nullopt); // nothing recorded yet
+    s = note_boot(s, a);
+    CHECK(s.last_booted == a);
+    CHECK(first_boot_after_switch(s, b) == true);
+    CHECK(first_boot_after_switch(s, a) == false); // the same again: a power cut, a repeated arm
+    s = note_boot(s, b);
+    CHECK(first_boot_after_switch(s, a) == true);
+}

@@ -16,6 +16,7 @@ const char* kLiteral = R"({
   "expected": {"checksum": "bbbb", "serial": 2, "stateroot": "os"},
   "experiment": "exp-1",
   "images": {"b": {"digest": "sha256:0123"}},
+  "last_booted": {"checksum": "dddd", "serial": 4, "stateroot": "os"},
   "max_attempts": 5,
   "on_boot_failure": "stop",
   "original_default": {"checksum": "cccc", "serial": 1, "stateroot": "os"},
@@ -42,6 +43,7 @@ State literal_state() {
     s.expected = {"os", "bbbb", 2};
     s.experiment = "exp-1";
     s.images = {{"b", {{"digest", "sha256:0123"}}}};
+    s.last_booted = {"os", "dddd", 4};
     s.max_attempts = 5;
     s.on_boot_failure = OnBootFailure::stop;
     s.original_default = {"os", "cccc", 1};
@@ -68,6 +70,7 @@ TEST_CASE("state_from_json reads every state field under its name", "[state]") {
     CHECK(s.expected == DeploymentRef{"os", "bbbb", 2});
     CHECK(s.experiment == "exp-1");
     CHECK(s.images == nlohmann::json{{"b", {{"digest", "sha256:0123"}}}});
+    CHECK(s.last_booted == DeploymentRef{"os", "dddd", 4});
     CHECK(s.max_attempts == 5);
     CHECK(s.on_boot_failure == OnBootFailure::stop);
     CHECK(s.original_default == DeploymentRef{"os", "cccc", 1});
@@ -88,4 +91,10 @@ TEST_CASE("state_from_json reads every state field under its name", "[state]") {
     CHECK(s.targets[0].deployment == DeploymentRef{"os", "aaaa", 3});
     CHECK(s.targets[0].was_pinned);
     CHECK(s.targets[0].created_for_kargs);
+}
+
+TEST_CASE("a state from before last_booted reads with it unknown", "[state]") {
+    nlohmann::json j = nlohmann::json::parse(kLiteral);
+    j.erase("last_booted");
+    CHECK(state_from_json(j, "state.json").last_booted.empty());
 }

@@ -128,5 +128,30 @@ class Cuts(unittest.TestCase):
             w.record(vm_cuts.Cut("stall", 9))
 
 
+def result_with_boot(total=21.5, finish=30_000_000, benches=31_500_000):
+    metrics = {} if total is None else {"boot_total_s": {"value": total, "unit": "s"}}
+    return {"metrics": metrics, "environment": {"boot_finish_monotonic_us": finish,
+                                                "benches_start_monotonic_us": benches,
+                                                "boot_times": "systemd: ..."}}
+
+
+class BootTimes(unittest.TestCase):
+    def test_a_finished_boot_before_the_benches_passes(self):
+        self.assertEqual(vm_checks.boot_times_problems("r.json", result_with_boot()), [])
+
+    def test_a_missing_or_zero_total_is_named(self):
+        self.assertIn("boot_total_s None", vm_checks.boot_times_problems("r.json", result_with_boot(total=None))[0])
+        self.assertIn("boot_total_s 0", vm_checks.boot_times_problems("r.json", result_with_boot(total=0))[0])
+
+    def test_benches_inside_the_boot_fail(self):
+        problems = vm_checks.boot_times_problems("r.json", result_with_boot(finish=32_000_000))
+        self.assertEqual(problems, ["r.json: the boot finished at 32.000 s, after the benches began at "
+                                    "31.500 s: the suite ran inside the boot it measured"])
+
+    def test_no_finish_time_fails(self):
+        self.assertIn("boot_finish_monotonic_us None",
+                      vm_checks.boot_times_problems("r.json", result_with_boot(finish=None))[0])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -273,6 +273,7 @@ def check(scenario, lines, img, out):
     if scenario != "smoke":
         check_read_only_sysroot(lines, out)
         check_tools_from_container(lines, out)
+        check_boot_times(out)
 
 
 def check_console_matches_guest_log(boots, out):
@@ -460,6 +461,40 @@ def check_fsck(img):
         r = subprocess.run(["e2fsck", "-n", "-f", dev], capture_output=True, text=True)
     expect(r.returncode == 0, f"e2fsck -n found problems (exit {r.returncode}):\n{r.stdout[-2000:]}{r.stderr[-500:]}")
     print(f"e2fsck -n -f: clean ({r.stdout.strip().splitlines()[-1] if r.stdout.strip() else 'no output'})")
+
+
+def boot_times_problems(path, r):
+    """What is wrong with a result's boot times: boot_total_s must be there
+    and positive, and the boot must have finished (systemd's
+    FinishTimestampMonotonic) before the benches began (same clock:
+    CLOCK_MONOTONIC, in microseconds), which the resume unit (Type=exec)
+    and bootbench's wait for the boot together promise."""
+    env = r.get("environment") or {}
+    total = (r.get("metrics") or {}).get("boot_total_s", {})
+    total = total.get("value") if isinstance(total, dict) else total
+    finish, benches = env.get("boot_finish_monotonic_us"), env.get("benches_start_monotonic_us")
+    problems = []
+    if not isinstance(total, (int, float)) or total <= 0:
+        problems.append(f"{path}: boot_total_s {total!r}, expected a positive number "
+                        f"(boot_times: {env.get('boot_times')!r})")
+    if not isinstance(finish, int) or not isinstance(benches, int) or finish <= 0:
+        problems.append(f"{path}: boot_finish_monotonic_us {finish!r}, benches_start_monotonic_us {benches!r}")
+    elif finish >= benches:
+        problems.append(f"{path}: the boot finished at {finish / 1e6:.3f} s, after the benches began "
+                        f"at {benches / 1e6:.3f} s: the suite ran inside the boot it measured")
+    return problems
+
+
+def check_boot_times(out):
+    """Every result has the boot's times, and its suite began after the boot finished."""
+    results = read_results(out)
+    problems = [p for path, r in results.items() for p in boot_times_problems(path, r)]
+    expect(not problems, "; ".join(problems))
+    totals = [r["metrics"]["boot_total_s"]["value"] for r in results.values()]
+    gaps = [(r["environment"]["benches_start_monotonic_us"] - r["environment"]["boot_finish_monotonic_us"]) / 1e6
+            for r in results.values()]
+    print(f"boot times: boot_total_s {', '.join(f'{t:.1f}' for t in totals)} s; the benches began "
+          f"{', '.join(f'{g:.1f}' for g in gaps)} s after each boot finished")
 
 
 def check_results(boots, img, out, wrong_boot):

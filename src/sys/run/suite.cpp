@@ -7,9 +7,11 @@
 #include "core/text.hpp"
 #include "sys/run/background_load.hpp"
 #include "sys/run/bench_command.hpp"
+#include "sys/probe/boot_times.hpp"
 #include "sys/run/canary_watch.hpp"
 #include "sys/clock.hpp"
 #include "sys/probe/conditions_gate.hpp"
+#include "sys/run/cpu_freq.hpp"
 #include "sys/store/files.hpp"
 #include "sys/probe/probes.hpp"
 #include "sys/probe/rapl.hpp"
@@ -28,6 +30,10 @@
 namespace bootbench::sys {
 
 namespace {
+
+// How long a boot may take to finish (systemd's FinishTimestampMonotonic)
+// after the unit started; a slow TCG guest needs about a minute.
+constexpr double kBootWaitS = 300;
 
 void log_line(const std::string& line) {
     std::fprintf(stderr, "bootbench: %s\n", core::printable(line).c_str());
@@ -59,6 +65,7 @@ std::string bounded_output(const fs::path& path) {
 struct BenchRun {
     core::BenchRecord record;
     core::BenchMetrics metrics;
+    std::optional<double> freq_mhz; // average CPU frequency while it ran (sys/run/cpu_freq)
 };
 
 // Why a finished process did not give a usable result, or "" when it did.
@@ -120,6 +127,7 @@ struct BenchPlace {
     std::optional<core::ToolsImage> tools;
     std::string run_id;
     const RaplMeter* rapl = nullptr; // null: no energy counters
+    fs::path probe_root = "/";         // where cpufreq is sampled
 };
 
 // A bench's tool missing from the tools image: podman's "executable file not
@@ -171,12 +179,14 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
     log_line("bench " + b.name + ": running " + core::join(run.record.argv, " "));
     std::optional<ProcessGroup> group;
     core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
+    FreqSampler freq(at.probe_root);
     try {
         group.emplace(ProcessGroup::spawn(spec));
     } catch (const Error& e) {
         return not_started(b, std::move(run), e.what());
     }
     ProcessOutcome o = finish_process(*group, spec, at.watch);
+    run.freq_mhz = freq.stop();
     remove_leftover_container(at, o, name);
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
@@ -208,6 +218,8 @@ void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
 }
 
 void add(core::RunResult& r, BenchRun run) {
+    if (run.freq_mhz) // absent where there is no cpufreq
+        r.environment["cpu_freq_mhz"][run.record.name] = *run.freq_mhz;
     r.benches.push_back(std::move(run.record));
     add_metrics(r, run.metrics);
 }
@@ -215,7 +227,9 @@ void add(core::RunResult& r, BenchRun run) {
 // The system's own figures (memory, processes) are no result without a bench's.
 bool has_bench_metric(const core::RunResult& r) {
     return std::any_of(r.metrics.begin(), r.metrics.end(),
-                       [](const core::Metric& m) { return m.bench != core::kSystemBench; });
+                       [](const core::Metric& m) {
+                           return m.bench != core::kSystemBench && m.bench != core::kBootBench;
+                       });
 }
 
 // Every bench recorded as not run, its metrics missing with `why`.
@@ -291,7 +305,7 @@ void cannot_start(const core::Experiment& e, core::RunResult& r, const char* wha
 void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch,
                  const RaplMeter* rapl) {
     const core::Experiment& e = *req.experiment;
-    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl};
+    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl, req.probe_root};
     double limit_s = 60;
     for (const auto& b : e.benches)
         limit_s += bench_timeout_s(b);
@@ -322,8 +336,9 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
 
 // After the settle time: the system's figures, then the benches with their
 // energy where RAPL is there, watched for noise canaries.
-void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch) {
+void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch, Clock& clock) {
     add_metrics(r, probe_system_metrics(req.probe_root));
+    r.environment["benches_start_monotonic_us"] = static_cast<uint64_t>(clock.monotonic_s() * 1e6);
     RaplMeter rapl(req.probe_root);
     r.environment["energy"] = rapl.describe();
     CanaryWatch canaries(req.probe_root);
@@ -331,6 +346,26 @@ void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWa
     r.canaries = canaries.finish();
     if (std::string text = core::canary_text(*r.canaries); !text.empty())
         log_line("canaries: " + text);
+}
+
+// Before the settle time: the boot must be over before anything is measured.
+BootMeasurement boot_of(const SuiteRequest& req, Clock& clock, const InterruptWatch& watch) {
+    BootMeasurement out;
+    if (!req.experiment->boot.measure)
+        out.described = "not measured: [boot] measure = false";
+    else if (!req.boot_times)
+        out.described = "not measured: no boot of its own (a sandbox or a test)";
+    else
+        out = measure_boot(*req.boot_times, clock, kBootWaitS, &watch);
+    log_line("boot times: " + out.described);
+    return out;
+}
+
+void record_boot(core::RunResult& r, const BootMeasurement& boot) {
+    r.environment["boot_times"] = boot.described;
+    if (boot.finish_monotonic_us)
+        r.environment["boot_finish_monotonic_us"] = boot.finish_monotonic_us;
+    add_metrics(r, boot.metrics);
 }
 
 void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
@@ -344,6 +379,7 @@ void record_temperature(core::RunResult& r, const char* key, const std::optional
 core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     InterruptWatch watch; // first: destroyed last, after every child is gone
     core::RunResult r = start_result(request, clock);
+    BootMeasurement boot = boot_of(request, clock, watch);
     SysfsSensors sysfs(request.probe_root);
     Sensors& sensors = request.sensors ? *request.sensors : sysfs;
     GateOutcome gate =
@@ -351,10 +387,11 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     for (const auto& rec : gate.records)
         r.conditions.push_back(core::to_json(rec));
     r.environment = probe_environment(request.probe_root);
+    record_boot(r, boot);
     record_temperature(r, "temp_start_c",
                        gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
     if (gate.failure.empty()) {
-        run_measured(request, r, watch);
+        run_measured(request, r, watch, clock);
     } else {
         r.failure = gate.failure;
         skip_all(r, request.experiment->benches, gate.failure, online_cpus());

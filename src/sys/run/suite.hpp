@@ -12,6 +12,7 @@
 namespace bootbench::sys {
 
 class UnitControl;
+class BootTimesSource;
 
 class Clock;
 class Sensors;
@@ -26,6 +27,9 @@ struct SuiteRequest {
     std::filesystem::path probe_root = "/"; // where /proc and /sys are read (tests: a fake tree)
     Sensors* sensors = nullptr;             // null: the real ones, under probe_root
     UnitControl* units = nullptr;           // null: stop none of the host's timers
+    // systemd's boot times (sys/probe/boot_times): waited for before the settle
+    // time; null: this is no boot of its own (a sandbox, a test), not measured.
+    BootTimesSource* boot_times = nullptr;
 };
 
 // Never throws for a failing or missing benchmark: those are recorded in the
