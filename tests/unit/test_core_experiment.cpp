@@ -258,7 +258,7 @@ TEST_CASE("every mistake is reported at once, in file order", "[experiment]") {
 }
 
 TEST_CASE("the shipped configs are valid", "[experiment]") {
-    for (const char* name : {"demo.toml", "margine-vs-bluefin.toml"}) {
+    for (const char* name : {"demo.toml", "margine-vs-bluefin.toml", "repeat-demo.toml"}) {
         std::string path = std::string(TEST_DATA_DIR) + "/../../configs/" + name;
         FILE* f = std::fopen(path.c_str(), "r");
         REQUIRE(f != nullptr);
@@ -269,6 +269,9 @@ TEST_CASE("the shipped configs are valid", "[experiment]") {
             text.append(buf, n);
         std::fclose(f);
         CHECK_NOTHROW(parse_experiment(text, path));
+        if (std::string(name) == "repeat-demo.toml")
+            for (const auto& b : parse_experiment(text, path).benches)
+                CHECK(b.repeat == 3);
     }
 }
 
@@ -457,4 +460,23 @@ TEST_CASE("a [tools] image that is no image reference is refused where it is wri
     CHECK(error_of(kValid + "[tools]\n") == "exp.toml:17:1: missing tools.image");
     CHECK(error_of(kValid + "[tools]\nimage = 4\n") == "exp.toml:18:1: tools.image must be a string, not an integer");
     CHECK(error_of(kValid + "[tools]\nimage = \"x\"\npull = true\n") == "exp.toml:19:1: unknown key 'pull' in [tools]");
+}
+
+TEST_CASE("[[bench]] repeat: iterations in one boot, 1 to 1000", "[experiment][repeat]") {
+    const std::string pipe = "kind = \"perf-sched-pipe\"\n";
+    CHECK(parse_experiment(kValid, "exp.toml").benches[0].repeat == 1);
+    CHECK(parse_experiment(with_bench(pipe + "repeat = 5"), "exp.toml").benches[0].repeat == 5);
+    CHECK(parse_experiment(with_bench(pipe + "repeat = 1000"), "exp.toml").benches[0].repeat == 1000);
+    CHECK(error_of(with_bench(pipe + "repeat = 0")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be between 1 and 1000 (got 0)");
+    CHECK(error_of(with_bench(pipe + "repeat = -3")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be between 1 and 1000 (got -3)");
+    CHECK(error_of(with_bench(pipe + "repeat = 1001")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be between 1 and 1000 (got 1001)");
+    CHECK(error_of(with_bench(pipe + "repeat = \"3\"")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be a whole number, not a string");
+    const std::string cmd = "kind = \"command\"\nname = \"c\"\nargv = [\"true\"]\ntimeout_s = 5\n"
+                            "repeat = 3\n[[bench.metric]]\nkey = \"k\"\nregex = \"(\\\\d+)\"\nbetter = \"lower\"\n";
+    CHECK(parse_experiment(with_bench(cmd), "exp.toml").benches[0].repeat == 3);
+    CHECK(quick_version(parse_experiment(with_bench(pipe + "repeat = 4"), "exp.toml")).benches[0].repeat == 4);
 }
