@@ -66,7 +66,7 @@ std::string variance_costs_line(const Report& report) {
     std::string boot = format_value(b.seconds) + " s " +
                        (b.measured ? "(measured: the median time from one run's start to the next, "
                                      "minus the first one's benches)"
-                                   : "(the estimate's " + format_value(kAssumedBootSeconds) +
+                                   : "(the estimate's " + std::to_string(std::lround(kAssumedBootSeconds)) +
                                          " s boot + " + std::to_string(Conditions{}.settle_s) +
                                          " s settle: the runs' times could not measure it)");
     return "Costs used: a boot " + boot + "; one iteration (measured wall time): " + iter + ".";
