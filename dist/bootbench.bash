@@ -9,7 +9,7 @@ _bootbench_commands="plan simulate start resume doctor status abort run-suite re
 
 _bootbench_options() {
     case $1 in
-        plan) echo "--sysroot --quick" ;;
+        plan) echo "--sysroot --quick --from" ;;
         simulate) echo "--quick --sandbox --results" ;;
         start) echo "--sysroot --dry-run --drop-staged --no-reboot" ;;
         resume) echo "--sysroot" ;;
@@ -25,7 +25,7 @@ _bootbench_options() {
 # Options followed by a value, and what completes it.
 _bootbench_value_kind() {
     case $1 in
-        --sysroot | --sandbox | --results | --out | --published | --root) echo dir ;;
+        --sysroot | --sandbox | --results | --out | --published | --root | --from) echo dir ;;
         --out-prefix) echo file ;;
         --target | --baseline | --subject) echo target ;;
         --exclude | --title) echo none ;;

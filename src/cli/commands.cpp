@@ -15,7 +15,8 @@ const OptionSpec kKeptSandbox{"sandbox", Arity::value, "a sandbox kept by simula
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
         {"plan", "FILE", "print the run order, the targets as resolved here, and the time it takes",
-         {kSysroot, {"quick", Arity::flag, "scale run times down, as simulate --quick does"}},
+         {kSysroot, {"quick", Arity::flag, "scale run times down, as simulate --quick does"},
+          {"from", Arity::value, "a pilot's results folder: propose runs and repeat from its variance"}},
          cmd_plan},
         {"doctor", "[FILE]",
          "check this host for an overnight experiment: ok / warn / fail, each with its fix",

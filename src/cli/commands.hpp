@@ -1,6 +1,7 @@
 #pragma once
 // The subcommand table: one entry per verb, one file per subcommand.
 #include "cli/args.hpp"
+#include "core/experiment.hpp"
 
 #include <memory>
 
@@ -31,6 +32,8 @@ std::unique_ptr<sys::Host> host_of(const Args& args);
 
 // One function per subcommand, each in its own file.
 int cmd_plan(const Args& args);
+// plan --from PILOT_DIR: runs and repeat for `e` from a pilot's results (plan_from.cpp).
+int plan_from(const std::string& pilot_dir, const core::Experiment& e);
 int cmd_doctor(const Args& args);
 int cmd_start(const Args& args);
 int cmd_resume(const Args& args);

@@ -59,6 +59,8 @@ int cmd_plan(const Args& args) {
     core::Experiment e = load_experiment(args.positional()[0]);
     if (args.flag("quick"))
         e = core::quick_version(e);
+    if (auto pilot = args.value("from"))
+        return plan_from(*pilot, e);
     std::ostringstream tools;
     prepare_tools_image(e, false, tools); // refused first: plan says nothing else then
     auto runs = core::plan_runs(e);

@@ -2,6 +2,7 @@
 
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
+#include "core/render_variance.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -46,6 +47,13 @@ void print_report_summary(const core::Report& r) {
                                    : core::not_compared(m, r.subject, r.baseline))
                   << "\n";
     }
+    std::vector<std::string> lines = core::variance_lines(r);
+    if (!lines.empty())
+        std::cout << "\niterations inside a boot:\n";
+    for (const auto& l : lines)
+        std::cout << "  " << l << "\n";
+    if (!lines.empty())
+        std::cout << "  " << core::variance_costs_line(r) << "\n";
 }
 
 

@@ -23,7 +23,7 @@ double estimate_bench_seconds(const Bench& b) {
 double estimate_suite_seconds(const Experiment& e) {
     double s = 0;
     for (const auto& b : e.benches)
-        s += estimate_bench_seconds(b);
+        s += estimate_bench_seconds(b) * b.repeat;
     return s;
 }
 

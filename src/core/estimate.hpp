@@ -14,7 +14,9 @@ inline constexpr double kSandboxBootSeconds = 0.5;
 // Starting and ending one bench (process start, output read, metrics).
 inline constexpr double kBenchStartSeconds = 0.5;
 
+// One iteration of the bench (its timeout is per iteration too).
 double estimate_bench_seconds(const Bench& b);
+// Every bench, each `repeat` times.
 double estimate_suite_seconds(const Experiment& e);
 // One run: boot, settle, and the suite (temperature waits not included).
 double estimate_run_seconds(const Experiment& e);

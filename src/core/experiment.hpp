@@ -19,6 +19,7 @@ inline constexpr int kMaxRuns = 1000;          // experiment.runs, per target
 inline constexpr int kMaxPlannedRuns = 10000;  // runs x targets
 inline constexpr int kMaxBenches = 100;        // [[bench]] tables
 inline constexpr int kMaxSeconds = 86400;      // every *_s key: one day
+inline constexpr int kMaxRepeat = 1000;        // [[bench]] repeat: iterations in one boot
 
 enum class Order { blocked, interleaved, counterbalanced, random };
 enum class SelectorKind { image, refspec, checksum, deployment };
@@ -92,7 +93,8 @@ struct Bench {
     int threads = 0;        // sysbench-threads (0 = nproc), schbench -t
     int message_threads = 0; // schbench -m (0 = its default)
     std::vector<std::string> argv; // command
-    int timeout_s = 0;      // 0 = derived from the kind's expected length
+    int timeout_s = 0;      // 0 = derived from the kind's expected length (per iteration)
+    int repeat = 1;         // iterations in the same boot; the run's value is their median
     std::vector<MetricSpec> metrics; // command
     SourcePos pos;
 };

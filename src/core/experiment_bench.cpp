@@ -62,27 +62,27 @@ void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std:
 void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
     switch (b.kind) {
     case BenchKind::perf_sched_pipe:
-        r.allow_keys(t, ctx, {"kind", "name", "loops", "timeout_s"});
+        r.allow_keys(t, ctx, {"kind", "name", "loops", "timeout_s", "repeat"});
         b.loops = read_int(r, t, "loops", ctx, 1000000, 1, 1000000000);
         break;
     case BenchKind::perf_sched_messaging:
-        r.allow_keys(t, ctx, {"kind", "name", "groups", "loops", "timeout_s"});
+        r.allow_keys(t, ctx, {"kind", "name", "groups", "loops", "timeout_s", "repeat"});
         b.groups = read_int(r, t, "groups", ctx, 20, 1, 1000);
         b.loops = read_int(r, t, "loops", ctx, 1000, 1, 1000000);
         break;
     case BenchKind::sysbench_threads:
-        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "timeout_s"});
+        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
         b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
         b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
         break;
     case BenchKind::schbench:
-        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s"});
+        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s", "repeat"});
         b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
         b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
         b.message_threads = read_int(r, t, "message_threads", ctx, 0, 0, kMaxThreads);
         break;
     case BenchKind::command:
-        r.allow_keys(t, ctx, {"kind", "name", "argv", "timeout_s", "metric"});
+        r.allow_keys(t, ctx, {"kind", "name", "argv", "timeout_s", "metric", "repeat"});
         b.argv = r.string_array(t, "argv", ctx + ".argv", Required::yes);
         if (t.contains("argv") && b.argv.empty())
             r.error_at(t, "argv", ctx + ".argv is empty: give the program and its arguments");
@@ -94,6 +94,7 @@ void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::st
         break;
     }
     b.timeout_s = read_int(r, t, "timeout_s", ctx, 0, 1, kMaxSeconds);
+    b.repeat = read_int(r, t, "repeat", ctx, 1, 1, kMaxRepeat);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "core/render_markdown.hpp"
 #include "core/render_svg.hpp"
 #include "core/render_text.hpp"
+#include "core/render_variance.hpp"
 
 #include <sstream>
 
@@ -165,6 +166,17 @@ void header(std::ostringstream& o, const Report& r) {
         o << "<p class=\"caption\">Images: " << esc(images) << ".</p>\n";
 }
 
+void variance_section(std::ostringstream& o, const Report& r) {
+    std::vector<std::string> lines = variance_lines(r);
+    if (lines.empty())
+        return;
+    o << "<h2>Iterations inside a boot</h2>\n<ul>\n";
+    for (const auto& l : lines)
+        o << "<li>" << esc(l) << "</li>\n";
+    o << "</ul>\n<p class=\"method\">" << esc(variance_costs_line(r)) << " "
+      << esc(variance_method_text()) << "</p>\n";
+}
+
 } // namespace
 
 std::string render_html(const Report& r) {
@@ -180,6 +192,7 @@ std::string render_html(const Report& r) {
     comparison_table(o, r);
     o << "<p class=\"method\">" << esc(method_text()) << "</p>\n";
     spread_table(o, r);
+    variance_section(o, r);
     lists(o, r);
     o << "</body>\n</html>\n";
     return o.str();

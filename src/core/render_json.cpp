@@ -2,8 +2,10 @@
 
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
+#include "core/render_variance.hpp"
 #include "core/text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace bootbench::core {
@@ -32,6 +34,23 @@ json targets_json(const Report& report) {
     return out;
 }
 
+json summary_json(const Summary& s, const json& values);
+
+// Each run's iterations beside "values": null for a run without the metric.
+json iterations_json(const MetricTarget& t, const TargetReport& target) {
+    json out = json::array();
+    size_t next = 0;
+    for (const auto& run : target.runs) {
+        if (next < t.samples.size() && t.samples[next].run == run) {
+            const Sample& x = t.samples[next++];
+            out.push_back(x.iterations.empty() ? json::array({number(x.value)}) : json(x.iterations));
+        } else {
+            out.push_back(nullptr);
+        }
+    }
+    return out;
+}
+
 // "values" follows the target's "runs", with null for a run without the metric.
 json metric_target_json(const MetricTarget& t, const TargetReport& target) {
     json values = json::array();
@@ -42,7 +61,13 @@ json metric_target_json(const MetricTarget& t, const TargetReport& target) {
         else
             values.push_back(nullptr);
     }
-    const Summary& s = t.summary;
+    json out = summary_json(t.summary, values);
+    if (std::any_of(t.samples.begin(), t.samples.end(), [](const Sample& x) { return !x.iterations.empty(); }))
+        out["iterations"] = iterations_json(t, target); // only then: older reports stay as they were
+    return out;
+}
+
+json summary_json(const Summary& s, const json& values) {
     if (s.n == 0)
         return {{"n", 0},         {"median", nullptr},     {"min", nullptr},
                 {"max", nullptr}, {"spread_pct", nullptr}, {"values", values}};
@@ -63,6 +88,8 @@ json metric_json(const Report& r, const MetricReport& m) {
               {"unit", m.unit},
               {"better", to_string(m.better)},
               {"targets", targets}};
+    if (!m.variance.empty()) // only then: reports without repeat stay as they were
+        j["variance"] = variance_json(m), j["iteration_s"] = number(m.iteration_s);
     if (!m.comparison) {
         j["ratio"] = j["ci"] = j["p_value"] = j["verdict"] = nullptr;
         return j;
@@ -107,6 +134,9 @@ nlohmann::json report_to_json(const Report& report) {
             {"metrics", metrics},
             {"outliers", outliers},
             {"warnings", report.warnings}};
+    for (const auto& m : report.metrics)
+        if (!m.variance.empty())
+            out["boot_cost"] = boot_cost_json(report.boot_cost);
     // Only when there is one: reports of results without canaries stay as they were.
     for (const auto& x : report.canaries)
         out["canaries"].push_back({{"run", x.run}, {"target", x.target}, {"text", x.text}});

@@ -1,6 +1,7 @@
 #include "core/render_markdown.hpp"
 
 #include "core/render_text.hpp"
+#include "core/render_variance.hpp"
 
 #include <map>
 #include <sstream>
@@ -58,6 +59,16 @@ void spread_table(std::ostringstream& o, const Report& r) {
             o << format_value(s.median) << " | " << format_value(s.min) << " | "
               << format_value(s.max) << " | " << format_fixed(s.spread_pct, 1) << "% |\n";
         }
+}
+
+void variance_section(std::ostringstream& o, const Report& r) {
+    std::vector<std::string> lines = variance_lines(r);
+    if (lines.empty())
+        return;
+    o << "\n## Iterations inside a boot\n\n";
+    for (const auto& l : lines)
+        o << "- " << md_escape(l) << "\n";
+    o << "\n" << md_escape(variance_costs_line(r)) << "\n\n" << md_escape(variance_method_text()) << "\n";
 }
 
 void runs_table(std::ostringstream& o, const Report& r) {
@@ -200,6 +211,7 @@ std::string render_markdown(const Report& r, const std::string& svg_link) {
     comparison_table(o, r);
     o << "\n" << method_text() << "\n";
     spread_table(o, r);
+    variance_section(o, r);
     runs_table(o, r);
     lists(o, r);
     return o.str();

@@ -225,7 +225,7 @@ void set_interval(Comparison& c, const MetricReport& m, const MetricTarget& s,
     c.run_range = run_ratio_range(s, b, m.better);
     double nan = std::nan("");
     c.ci = c.no_interval.empty()
-               ? bootstrap_ratio_ci(values_of(s), values_of(b), m.better, seed_from(m.key))
+               ? hierarchical_ratio_ci(boots_of(s), boots_of(b), m.better, seed_from(m.key))
                : Interval{nan, nan};
 }
 
@@ -282,7 +282,7 @@ MetricReport make_metric(const std::string& key, const Entries& entries, const R
     for (const auto& [r, x] : entries) {
         if (m.unit.empty())
             m.unit = x->unit;
-        by_target[r->target].push_back({r->run_id, x->value});
+        by_target[r->target].push_back({r->run_id, x->value, x->iterations});
     }
     auto info = find_metric(key);
     set_direction(m, entries, info);
@@ -442,6 +442,7 @@ Report build_report(const ReportInput& in) {
     report.metrics = make_metrics(metric_keys(included), included, report);
     set_verdicts(report.metrics);
     check_common_metric(report);
+    add_variance(report, included);
     flag_outliers(report);
     report.caption = make_caption(included);
     report.warnings = comparability_warnings(report, included, in.varied_keys);

@@ -4,6 +4,7 @@
 // Building it is pure: no files, no clock.
 #include "core/run_result.hpp"
 #include "core/stats.hpp"
+#include "core/variance.hpp"
 
 #include <map>
 #include <optional>
@@ -38,7 +39,22 @@ struct ReportInput {
 
 struct Sample {
     std::string run;
-    double value = 0;
+    double value = 0;                // the boot's value: the median of its iterations
+    std::vector<double> iterations{}; // empty when the bench ran once in the boot
+};
+
+// One target's variance split of a metric whose bench ran `repeat` > 1 times
+// per boot (core/variance), and the boots x iterations it advises.
+struct TargetVariance {
+    std::string target;
+    VarianceSplit split;
+    std::optional<Advice> advice; // absent when the mean is not above 0
+};
+
+// What one boot costs beside the benches (reboot, settle), for the advice.
+struct BootCost {
+    double seconds = 0;
+    bool measured = false; // false: the estimate's boot + settle figure
 };
 
 struct MetricTarget {
@@ -79,6 +95,11 @@ struct MetricReport {
     std::vector<std::string> better_disputed;
     std::vector<MetricTarget> targets;    // in the report's target order
     std::optional<Comparison> comparison; // absent when one side has no value
+    // Only for a metric with iterations inside boots: per target, and the
+    // median wall time of one iteration of its bench (c_iter; 0 unknown).
+    std::vector<TargetVariance> variance{};
+    double iteration_s = 0;
+    std::string bench{}; // the bench that gave it (its first run's), with variance only
 
     const MetricTarget* find(const std::string& target) const;
 };
@@ -136,6 +157,7 @@ struct Report {
     std::vector<Outlier> outliers;
     std::vector<RunCanary> canaries; // included runs, in start order
     std::vector<std::string> warnings;
+    BootCost boot_cost{}; // set when a metric has a variance split
 
     const RunCanary* find_canary(const std::string& run) const;
 
@@ -160,6 +182,19 @@ Caption make_caption(const std::vector<const RunResult*>& included);
 // The environment keys that the targets' kernel arguments set on purpose
 // (mitigations=off, nosmt, maxcpus=...), which differ by design.
 std::set<std::string> varied_environment_keys(const Experiment& e);
+
+// Each boot's iterations, or its one value: what the two-level bootstrap draws.
+std::vector<std::vector<double>> boots_of(const MetricTarget& t);
+// The variance split and advice of every metric with iterations inside boots,
+// with the measured boot cost: report_variance.cpp.
+void add_variance(Report& report, const std::vector<const RunResult*>& included);
+// A boot's cost from the runs (in start order): the median time from one run's
+// start to the next's minus the first one's benches; the estimate's boot +
+// settle when fewer than two runs have times.
+BootCost measured_boot_cost(const std::vector<const RunResult*>& runs);
+
+// Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)"; nullopt otherwise.
+std::optional<long long> epoch_seconds(const std::string& iso);
 
 // "name: ref@digest" for every target whose runs name their image; "" when none do.
 std::string images_line(const Report& r);

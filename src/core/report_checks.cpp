@@ -146,7 +146,8 @@ void hot_end_warning(const std::vector<const RunResult*>& runs, std::vector<std:
                   format_fixed(kHotEndC, 0) + " C.");
 }
 
-// Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)".
+} // namespace
+
 std::optional<long long> epoch_seconds(const std::string& s) {
     int y, mo, d, h, mi, sec;
     if (s.size() < 20 ||
@@ -170,6 +171,8 @@ std::optional<long long> epoch_seconds(const std::string& s) {
     long long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
     return days * 86400 + h * 3600LL + mi * 60LL + sec - offset;
 }
+
+namespace {
 
 void order_warning(const Report& report, const std::vector<const RunResult*>& runs,
                    std::vector<std::string>& out) {

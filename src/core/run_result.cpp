@@ -3,6 +3,8 @@
 #include "core/json_read.hpp"
 #include "core/text.hpp"
 
+#include <algorithm>
+
 namespace bootbench::core {
 
 namespace {
@@ -20,6 +22,8 @@ nlohmann::json bench_to_json(const BenchRecord& b) {
                         {"wall_s", b.wall_s}, {"status", to_string(b.status)},
                         {"reason", b.reason}, {"log", b.log}};
     j["exit_status"] = b.exit_status ? nlohmann::json(*b.exit_status) : nlohmann::json(nullptr);
+    if (b.iterations != 1)
+        j["iterations"] = b.iterations;
     return j;
 }
 
@@ -34,6 +38,8 @@ BenchRecord bench_from_json(const JsonReader& r) {
     b.status = r.choice("status", kBenchStatus);
     b.reason = r.str_or("reason", "");
     b.log = r.str_or("log", "");
+    if (r.has("iterations"))
+        b.iterations = static_cast<int>(std::clamp(r.integer("iterations"), 1LL, 1000000LL));
     return b;
 }
 
@@ -52,6 +58,26 @@ void make_valid(BenchRecord& b) {
 void make_valid(DeploymentRecord& d) {
     for (std::string* s : {&d.stateroot, &d.checksum, &d.origin, &d.version})
         make_valid(*s);
+}
+
+nlohmann::json metric_to_json(const Metric& m) {
+    nlohmann::json j = {{"value", m.value}, {"unit", m.unit}, {"better", to_string(m.better)},
+                        {"bench", m.bench}};
+    if (!m.iterations.empty())
+        j["iterations"] = m.iterations;
+    return j;
+}
+
+std::vector<double> iterations_from_json(const JsonReader& m) {
+    std::vector<double> out;
+    if (!m.has("iterations"))
+        return out;
+    for (const auto& v : m.array("iterations")) {
+        if (!v.is_number())
+            m.fail("field 'iterations' must be an array of numbers");
+        out.push_back(v.get<double>());
+    }
+    return out;
 }
 
 } // namespace
@@ -105,8 +131,7 @@ const char* to_string(RunStatus s) {
 nlohmann::json to_json(const RunResult& r) {
     nlohmann::json metrics = nlohmann::json::object();
     for (const auto& m : r.metrics)
-        metrics[m.key] = {{"value", m.value}, {"unit", m.unit}, {"better", to_string(m.better)},
-                          {"bench", m.bench}};
+        metrics[m.key] = metric_to_json(m);
     nlohmann::json missing = nlohmann::json::object();
     for (const auto& m : r.missing)
         missing[m.key] = m.reason;
@@ -160,7 +185,8 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
     for (const auto& [key, value] : r.object("metrics").items()) {
         JsonReader m = r.child(value, "metrics." + key);
         out.metrics.push_back({key, m.number("value"), m.str_or("unit", ""),
-                               m.choice("better", kBetter), m.str_or("bench", "")});
+                               m.choice("better", kBetter), m.str_or("bench", ""),
+                               iterations_from_json(m)});
     }
     if (r.has("missing"))
         for (const auto& [key, value] : r.object("missing").items())

@@ -28,6 +28,10 @@ struct Metric {
     std::string unit;
     Better better = Better::lower;
     std::string bench; // the bench that produced it
+    // Every iteration's value, in order, when the bench ran more than once in
+    // the boot (`repeat`); `value` is then their median. Empty (and absent in
+    // the JSON) for one iteration, as in every result from before `repeat`.
+    std::vector<double> iterations{};
 };
 
 struct MissingMetric {
@@ -46,6 +50,9 @@ struct BenchRecord {
     BenchStatus status = BenchStatus::ok;
     std::string reason; // why it failed or was skipped
     std::string log;    // stdout/stderr files' stem, relative to the run's folder
+    // Iterations run in this boot (`repeat`); wall_s is their sum. Absent in
+    // the JSON when 1.
+    int iterations = 1;
 };
 
 struct DeploymentRecord {

@@ -212,6 +212,62 @@ Interval bootstrap_ratio_ci(const std::vector<double>& subject, const std::vecto
     return {quantile_sorted(ratios, 0.025), quantile_sorted(ratios, 0.975)};
 }
 
+namespace {
+
+bool one_value_each(const std::vector<std::vector<double>>& boots) {
+    return std::all_of(boots.begin(), boots.end(), [](const auto& b) { return b.size() == 1; });
+}
+
+std::vector<double> firsts(const std::vector<std::vector<double>>& boots) {
+    std::vector<double> out;
+    for (const auto& b : boots)
+        out.push_back(b.front());
+    return out;
+}
+
+// An index below n from 32 random bits (multiply-shift, as MedianResampler).
+size_t index_below(std::uint64_t bits32, size_t n) {
+    return static_cast<size_t>((bits32 * n) >> 32);
+}
+
+// The median of `values` drawn with replacement.
+double resampled_median(const std::vector<double>& values, SplitMix64& rng, std::vector<double>& scratch) {
+    scratch.clear();
+    for (size_t i = 0; i < values.size(); ++i)
+        scratch.push_back(values[index_below(rng.next() >> 32, values.size())]);
+    return median(scratch);
+}
+
+// One two-level resample of a target: boots drawn, then their iterations.
+double two_level_draw(const std::vector<std::vector<double>>& boots, SplitMix64& rng,
+                      std::vector<double>& per_boot, std::vector<double>& scratch) {
+    per_boot.clear();
+    for (size_t i = 0; i < boots.size(); ++i) {
+        const auto& boot = boots[index_below(rng.next() >> 32, boots.size())];
+        per_boot.push_back(boot.size() == 1 ? boot.front() : resampled_median(boot, rng, scratch));
+    }
+    return median(per_boot);
+}
+
+} // namespace
+
+Interval hierarchical_ratio_ci(const std::vector<std::vector<double>>& subject,
+                               const std::vector<std::vector<double>>& baseline, Better better,
+                               std::uint64_t seed, int resamples) {
+    if (one_value_each(subject) && one_value_each(baseline))
+        return bootstrap_ratio_ci(firsts(subject), firsts(baseline), better, seed, resamples);
+    SplitMix64 rng(seed);
+    std::vector<double> ratios, per_boot, scratch;
+    ratios.reserve(static_cast<size_t>(resamples));
+    for (int i = 0; i < resamples; ++i) {
+        double sm = two_level_draw(subject, rng, per_boot, scratch);
+        double bm = two_level_draw(baseline, rng, per_boot, scratch);
+        ratios.push_back(better_ratio(sm, bm, better));
+    }
+    std::sort(ratios.begin(), ratios.end());
+    return {quantile_sorted(ratios, 0.025), quantile_sorted(ratios, 0.975)};
+}
+
 std::uint64_t seed_from(const std::string& text) {
     std::uint64_t h = 0xcbf29ce484222325ULL;
     for (unsigned char c : text)

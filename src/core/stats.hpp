@@ -67,6 +67,16 @@ struct Interval {
 Interval bootstrap_ratio_ci(const std::vector<double>& subject, const std::vector<double>& baseline,
                             Better better, std::uint64_t seed, int resamples = kBootstrapResamples);
 
+// Two-level percentile 95% bootstrap for runs with iterations inside each
+// boot (`repeat`): each resample draws boots with replacement, then each
+// drawn boot's iterations with replacement; a boot's value is the median of
+// its drawn iterations, a target's the median of its boots'. A boot is its
+// iterations (one value for a boot without repeat). With one value per boot
+// it is bootstrap_ratio_ci of those values: the same stream, the same numbers.
+Interval hierarchical_ratio_ci(const std::vector<std::vector<double>>& subject,
+                               const std::vector<std::vector<double>>& baseline, Better better,
+                               std::uint64_t seed, int resamples = kBootstrapResamples);
+
 // A stable seed from a text (FNV-1a), so a metric's interval does not depend
 // on where it appears in the report.
 std::uint64_t seed_from(const std::string& text);

@@ -376,3 +376,28 @@ TEST_CASE("run_suite: a program that cannot be executed fails its bench, not the
           "bench 'broken' could not start: cannot start " + bad.string() + ": Exec format error");
     CHECK(r.find("fine_value")->value == 3);
 }
+
+TEST_CASE("run_suite: repeat runs a bench that many times in the boot, every value kept") {
+    TempDir dir;
+    std::string counter = (dir.path() / "count").string(), failing = (dir.path() / "count2").string();
+    std::string step = "n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter + "; ";
+    Bench counting = command("counting", {"sh", "-c", step + "echo value=$((n*10))"}, 10);
+    counting.repeat = 3;
+    std::string step2 = "n=$(cat " + failing + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + failing + "; ";
+    Bench flaky = command("flaky", {"sh", "-c", step2 + "[ $n -ge 2 ] && { echo gone >&2; exit 3; }; echo value=5"}, 10);
+    flaky.repeat = 4;
+    RunResult r = run(experiment({counting, flaky}), dir);
+    REQUIRE(r.find("counting_value"));
+    CHECK(r.find("counting_value")->value == 20);
+    CHECK(r.find("counting_value")->iterations == std::vector<double>{10, 20, 30});
+    CHECK(r.benches[0].iterations == 3);
+    CHECK(r.benches[0].status == BenchStatus::ok);
+    CHECK(fs::exists(dir.path() / "runs/a-1/counting.stdout"));
+    CHECK(fs::exists(dir.path() / "runs/a-1/counting.iter-3.stdout"));
+    // The second iteration fails: the bench stops there, the first's value stays.
+    CHECK(r.benches[1].iterations == 2);
+    CHECK(r.benches[1].status == BenchStatus::failed);
+    CHECK(r.benches[1].reason == "iteration 2 of 4: exited with status 3: gone");
+    CHECK(r.find("flaky_value")->iterations == std::vector<double>{5});
+    CHECK_FALSE(fs::exists(dir.path() / "runs/a-1/flaky.iter-3.stdout"));
+}

@@ -258,7 +258,7 @@ TEST_CASE("every mistake is reported at once, in file order", "[experiment]") {
 }
 
 TEST_CASE("the shipped configs are valid", "[experiment]") {
-    for (const char* name : {"demo.toml", "margine-vs-bluefin.toml"}) {
+    for (const char* name : {"demo.toml", "margine-vs-bluefin.toml", "repeat-demo.toml"}) {
         std::string path = std::string(TEST_DATA_DIR) + "/../../configs/" + name;
         FILE* f = std::fopen(path.c_str(), "r");
         REQUIRE(f != nullptr);
@@ -269,6 +269,9 @@ TEST_CASE("the shipped configs are valid", "[experiment]") {
             text.append(buf, n);
         std::fclose(f);
         CHECK_NOTHROW(parse_experiment(text, path));
+        if (std::string(name) == "repeat-demo.toml")
+            for (const auto& b : parse_experiment(text, path).benches)
+                CHECK(b.repeat == 3);
     }
 }
 
@@ -474,4 +477,23 @@ TEST_CASE("a bad [boot] table is refused where it is written", "[experiment][boo
     CHECK(error_of(kValid + "[boot]\nmesure = false\n") ==
           "exp.toml:18:1: unknown key 'mesure' in [boot] (did you mean 'measure'?)");
     CHECK(error_of("boot = true\n" + kValid) == "exp.toml:1:1: [boot] must be a table, not a boolean");
+}
+
+TEST_CASE("[[bench]] repeat: iterations in one boot, 1 to 1000", "[experiment][repeat]") {
+    const std::string pipe = "kind = \"perf-sched-pipe\"\n";
+    CHECK(parse_experiment(kValid, "exp.toml").benches[0].repeat == 1);
+    CHECK(parse_experiment(with_bench(pipe + "repeat = 5"), "exp.toml").benches[0].repeat == 5);
+    CHECK(parse_experiment(with_bench(pipe + "repeat = 1000"), "exp.toml").benches[0].repeat == 1000);
+    CHECK(error_of(with_bench(pipe + "repeat = 0")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be between 1 and 1000 (got 0)");
+    CHECK(error_of(with_bench(pipe + "repeat = -3")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be between 1 and 1000 (got -3)");
+    CHECK(error_of(with_bench(pipe + "repeat = 1001")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be between 1 and 1000 (got 1001)");
+    CHECK(error_of(with_bench(pipe + "repeat = \"3\"")) ==
+          "exp.toml:17:1: [[bench]] 'perf-sched-pipe'.repeat must be a whole number, not a string");
+    const std::string cmd = "kind = \"command\"\nname = \"c\"\nargv = [\"true\"]\ntimeout_s = 5\n"
+                            "repeat = 3\n[[bench.metric]]\nkey = \"k\"\nregex = \"(\\\\d+)\"\nbetter = \"lower\"\n";
+    CHECK(parse_experiment(with_bench(cmd), "exp.toml").benches[0].repeat == 3);
+    CHECK(quick_version(parse_experiment(with_bench(pipe + "repeat = 4"), "exp.toml")).benches[0].repeat == 4);
 }

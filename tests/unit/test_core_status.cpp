@@ -126,6 +126,10 @@ TEST_CASE("the time per run: estimated before any run, then the pace measured so
     CHECK(estimate_suite_seconds(e) == Approx(5.2));
     CHECK(estimate_run_seconds(e) == Approx(66.2));          // + a 60 s boot and the 1 s settle
     CHECK(estimate_simulated_run_seconds(e) == Approx(5.7)); // + the sandbox's 0.5 s boot, no settle
+    Experiment repeated = e;
+    repeated.benches[1].repeat = 3; // every iteration counted: 0.7 + 3 x 4.5 s
+    CHECK(estimate_suite_seconds(repeated) == Approx(14.2));
+    CHECK(estimate_bench_seconds(repeated.benches[1]) == Approx(4.5)); // one iteration
     State fresh = in.state;
     for (auto& r : fresh.runs)
         r.status = SlotStatus::pending;

@@ -3,6 +3,7 @@
 #include "core/energy.hpp"
 #include "core/error.hpp"
 #include "core/host_metrics.hpp"
+#include "core/iterations.hpp"
 #include "core/parsers.hpp"
 #include "core/text.hpp"
 #include "sys/run/background_load.hpp"
@@ -62,11 +63,7 @@ std::string bounded_output(const fs::path& path) {
     return read_raw_output(path);
 }
 
-struct BenchRun {
-    core::BenchRecord record;
-    core::BenchMetrics metrics;
-    std::optional<double> freq_mhz; // average CPU frequency while it ran (sys/run/cpu_freq)
-};
+using BenchRun = core::BenchIteration;
 
 // Why a finished process did not give a usable result, or "" when it did.
 std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
@@ -163,16 +160,17 @@ void add_energy(BenchRun& run, const BenchPlace& at, const core::RaplSnapshot& b
     run.metrics.missing.insert(run.metrics.missing.end(), e.missing.begin(), e.missing.end());
 }
 
-BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
+// One iteration; its logs and container are named `stem` (core::iteration_stem).
+BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string& stem) {
     BenchRun run;
     run.record.name = b.name;
     run.record.kind = b.kind;
     std::vector<std::string> inner = bench_argv(b, at.nproc);
-    std::string name = core::container_name(at.run_id, b.name);
+    std::string name = core::container_name(at.run_id, stem);
     run.record.argv = at.tools && !inner.empty() ? core::container_argv(*at.tools, name, inner) : inner;
-    run.record.log = b.name;
-    ProcessSpec spec{run.record.argv, at.run_dir / (b.name + ".stdout"),
-                     at.run_dir / (b.name + ".stderr"), bench_timeout_s(b)};
+    run.record.log = stem;
+    ProcessSpec spec{run.record.argv, at.run_dir / (stem + ".stdout"),
+                     at.run_dir / (stem + ".stderr"), bench_timeout_s(b)};
     std::string hint = spec.stdout_path.string();
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint);
@@ -206,10 +204,25 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at) {
         run.record.reason = "its output has none of the expected metrics (see " + hint + ")";
     }
     add_energy(run, at, energy_before);
-    log_line("bench " + b.name + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
+    log_line("bench " + stem + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
              " (" + core::count_of(static_cast<long long>(run.metrics.metrics.size()), "metric") + ", " +
              std::to_string(o.wall_s) + " s)");
     return run;
+}
+
+// The bench `repeat` times in this boot, folded (core::fold_iterations); it
+// stops at the first iteration that does not end ok: a bench that failed
+// once would most likely fail again and spend the night.
+BenchRun run_iterations(const core::Bench& b, const BenchPlace& at) {
+    std::vector<BenchRun> done;
+    for (int i = 1; i <= b.repeat; ++i) {
+        if (i > 1 && at.watch)
+            at.watch->throw_if_interrupted("starting bench " + b.name + " iteration " + std::to_string(i));
+        done.push_back(run_bench(b, at, core::iteration_stem(b.name, i)));
+        if (done.back().record.status != core::BenchStatus::ok)
+            break;
+    }
+    return core::fold_iterations(std::move(done), b.repeat);
 }
 
 void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
@@ -244,7 +257,8 @@ void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const
                       0,
                       core::BenchStatus::skipped,
                       "not run: " + why,
-                      ""};
+                      "",
+                      1};
         run.metrics = core::collect_metrics(b, "", "was not run: " + why, "");
         add(r, std::move(run));
     }
@@ -308,7 +322,7 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl, req.probe_root};
     double limit_s = 60;
     for (const auto& b : e.benches)
-        limit_s += bench_timeout_s(b);
+        limit_s += bench_timeout_s(b) * b.repeat;
     std::optional<BackgroundLoad> load;
     try {
         at.tools = tools_of(e, r);
@@ -325,7 +339,7 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     }
     for (const auto& bench : e.benches) {
         watch.throw_if_interrupted("starting bench " + bench.name);
-        add(r, run_bench(bench, at));
+        add(r, run_iterations(bench, at));
     }
     std::string load_problem = load->stop();
     if (!load_problem.empty()) {

@@ -1,0 +1,86 @@
+// The report's variance split: for each metric whose bench ran more than
+// once per boot, within- and between-boot variance per target and the boots
+// x iterations for +-2% at 95% (core/variance), from the measured costs.
+#include "core/estimate.hpp"
+#include "core/report.hpp"
+
+#include <algorithm>
+
+namespace bootbench::core {
+
+namespace {
+
+bool has_iterations(const MetricReport& m) {
+    for (const auto& t : m.targets)
+        for (const auto& s : t.samples)
+            if (s.iterations.size() > 1)
+                return true;
+    return false;
+}
+
+double bench_seconds(const RunResult& r) {
+    double s = 0;
+    for (const auto& b : r.benches)
+        s += b.wall_s;
+    return s;
+}
+
+std::string bench_of(const std::string& key, const std::vector<const RunResult*>& runs) {
+    for (const RunResult* r : runs)
+        if (const Metric* x = r->find(key))
+            return x->bench;
+    return "";
+}
+
+// c_iter: the median over runs of the metric's bench's wall time per iteration.
+double iteration_seconds(const std::string& key, const std::vector<const RunResult*>& runs) {
+    std::vector<double> per;
+    for (const RunResult* r : runs)
+        if (const Metric* x = r->find(key))
+            for (const auto& b : r->benches)
+                if (b.name == x->bench && b.iterations > 0 && b.wall_s > 0)
+                    per.push_back(b.wall_s / b.iterations);
+    return per.empty() ? 0 : median(per);
+}
+
+void split_metric(MetricReport& m, const BootCost& boot, const std::vector<const RunResult*>& runs) {
+    m.iteration_s = iteration_seconds(m.key, runs);
+    m.bench = bench_of(m.key, runs);
+    for (const auto& t : m.targets)
+        if (auto split = variance_split(boots_of(t)))
+            m.variance.push_back({t.target, *split, advise(*split, boot.seconds, m.iteration_s)});
+}
+
+} // namespace
+
+std::vector<std::vector<double>> boots_of(const MetricTarget& t) {
+    std::vector<std::vector<double>> out;
+    for (const auto& s : t.samples)
+        out.push_back(s.iterations.empty() ? std::vector<double>{s.value} : s.iterations);
+    return out;
+}
+
+BootCost measured_boot_cost(const std::vector<const RunResult*>& runs) {
+    std::vector<double> gaps;
+    for (size_t i = 0; i + 1 < runs.size(); ++i) {
+        auto a = epoch_seconds(runs[i]->started_at), b = epoch_seconds(runs[i + 1]->started_at);
+        if (a && b)
+            gaps.push_back(static_cast<double>(*b - *a) - bench_seconds(*runs[i]));
+    }
+    double measured = gaps.empty() ? 0 : median(gaps);
+    if (measured > 0)
+        return {measured, true};
+    return {kAssumedBootSeconds + Conditions{}.settle_s, false};
+}
+
+void add_variance(Report& report, const std::vector<const RunResult*>& included) {
+    bool any = std::any_of(report.metrics.begin(), report.metrics.end(), has_iterations);
+    if (!any)
+        return;
+    report.boot_cost = measured_boot_cost(included);
+    for (auto& m : report.metrics)
+        if (has_iterations(m))
+            split_metric(m, report.boot_cost, included);
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,99 @@
+#include "core/variance.hpp"
+
+#include "core/experiment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bootbench::core {
+
+namespace {
+
+double mean_of(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return s / static_cast<double>(v.size());
+}
+
+// t_{0.975, df} for df 1..30 (tables); above, the Cornish-Fisher expansion.
+constexpr double kT975[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
+                            2.2622,  2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199,
+                            2.1098,  2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
+                            2.0595,  2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
+
+void set_shares(VarianceSplit& v) {
+    double between = std::max(v.t2_sq, 0.0), total = v.t1_sq + between;
+    v.within_share = total > 0 ? v.t1_sq / total : 0;
+    v.between_share = total > 0 ? between / total : 0;
+}
+
+// r1 from the costs, or the pilot's n1 when they cannot decide it.
+int iterations_for(const VarianceSplit& v, double c_boot_s, double c_iter_s, bool& from_costs) {
+    from_costs = v.between_detectable() && c_boot_s > 0 && c_iter_s > 0;
+    if (!from_costs)
+        return std::max(1, static_cast<int>(std::lround(v.iterations)));
+    double r = std::ceil(std::sqrt(c_boot_s / c_iter_s * v.t1_sq / v.t2_sq));
+    return static_cast<int>(std::clamp(r, 1.0, static_cast<double>(kMaxRepeat)));
+}
+
+} // namespace
+
+std::optional<VarianceSplit> variance_split(const std::vector<std::vector<double>>& boots) {
+    size_t repeated = 0, iterations = 0, dof = 0;
+    std::vector<double> means;
+    double within = 0;
+    for (const auto& b : boots) {
+        if (b.empty())
+            continue;
+        double m = mean_of(b);
+        means.push_back(m);
+        for (double y : b)
+            within += (y - m) * (y - m);
+        repeated += b.size() > 1;
+        iterations += b.size();
+        dof += b.size() - 1;
+    }
+    if (means.size() < 2 || repeated == 0)
+        return std::nullopt;
+    VarianceSplit v;
+    v.boots = static_cast<int>(means.size());
+    v.iterations = static_cast<double>(iterations) / static_cast<double>(means.size());
+    v.mean = mean_of(means);
+    for (double m : means)
+        v.s2_sq += (m - v.mean) * (m - v.mean) / static_cast<double>(means.size() - 1);
+    v.s1_sq = within / static_cast<double>(dof);
+    v.t1_sq = v.s1_sq;
+    v.t2_sq = v.s2_sq - v.s1_sq / v.iterations;
+    set_shares(v);
+    return v;
+}
+
+double t975(int df) {
+    if (df <= 30)
+        return kT975[std::max(df, 1) - 1];
+    double z = 1.959963984540054, n = df, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z,
+           z9 = z7 * z * z;
+    return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
+           (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n) +
+           (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * n * n * n * n);
+}
+
+std::optional<Advice> advise(const VarianceSplit& v, double c_boot_s, double c_iter_s,
+                             double half_width) {
+    if (v.mean <= 0 || half_width <= 0)
+        return std::nullopt;
+    Advice a;
+    a.iterations = iterations_for(v, c_boot_s, c_iter_s, a.iterations_from_costs);
+    double var = std::max(v.t2_sq, 0.0) + v.t1_sq / a.iterations;
+    double scale = var / (half_width * v.mean * half_width * v.mean);
+    for (a.boots = 2; a.boots < kMaxRuns; ++a.boots) {
+        double t = t975(a.boots - 1);
+        if (a.boots >= t * t * scale)
+            return a;
+    }
+    a.capped = true;
+    return a;
+}
+
+} // namespace bootbench::core

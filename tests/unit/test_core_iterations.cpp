@@ -1,0 +1,91 @@
+#include "catch.hpp"
+#include "core/iterations.hpp"
+#include "core/run_result.hpp"
+
+using namespace bootbench::core;
+
+namespace {
+
+BenchIteration iteration(double wall, std::vector<std::pair<std::string, double>> values,
+                         BenchStatus status = BenchStatus::ok, std::string reason = "") {
+    BenchIteration it;
+    it.record.name = "pipe";
+    it.record.wall_s = wall;
+    it.record.status = status;
+    it.record.reason = std::move(reason);
+    for (auto& [k, v] : values)
+        it.metrics.metrics.push_back({k, v, "us/op", Better::lower, "pipe"});
+    return it;
+}
+
+} // namespace
+
+TEST_CASE("one iteration comes back as it was: results read as before repeat", "[iterations]") {
+    BenchIteration one = fold_iterations({iteration(2.5, {{"a", 4}})}, 1);
+    CHECK(one.record.iterations == 1);
+    CHECK(one.record.wall_s == 2.5);
+    CHECK(one.metrics.metrics[0].value == 4);
+    CHECK(one.metrics.metrics[0].iterations.empty());
+    CHECK(iteration_stem("pipe", 1) == "pipe");
+    CHECK(iteration_stem("pipe", 3) == "pipe.iter-3");
+}
+
+TEST_CASE("iterations fold to their median, every value kept, wall times summed", "[iterations]") {
+    BenchIteration f = fold_iterations(
+        {iteration(1, {{"a", 5}, {"b", 1}}), iteration(2, {{"a", 3}}), iteration(3, {{"a", 10}, {"b", 2}})}, 3);
+    CHECK(f.record.iterations == 3);
+    CHECK(f.record.wall_s == 6);
+    CHECK(f.record.status == BenchStatus::ok);
+    REQUIRE(f.metrics.metrics.size() == 2);
+    CHECK(f.metrics.metrics[0].key == "a");
+    CHECK(f.metrics.metrics[0].value == 5); // median of 5, 3, 10
+    CHECK(f.metrics.metrics[0].iterations == std::vector<double>{5, 3, 10});
+    CHECK(f.metrics.metrics[1].value == 1.5); // median of the two that gave it
+    CHECK(f.metrics.metrics[1].iterations == std::vector<double>{1, 2});
+    CHECK(f.metrics.missing.empty());
+}
+
+TEST_CASE("a failing iteration ends the bench and says which it was", "[iterations]") {
+    BenchIteration bad = iteration(1, {}, BenchStatus::failed, "exited with status 1");
+    bad.metrics.missing.push_back({"a", "pipe could not run"});
+    bad.metrics.missing.push_back({"a", "pipe could not run (again)"});
+    BenchIteration f = fold_iterations({iteration(1, {{"b", 2}}), bad}, 5);
+    CHECK(f.record.iterations == 2);
+    CHECK(f.record.status == BenchStatus::failed);
+    CHECK(f.record.reason == "iteration 2 of 5: exited with status 1");
+    REQUIRE(f.metrics.missing.size() == 1);
+    CHECK(f.metrics.missing[0].reason == "pipe could not run");
+    CHECK(f.metrics.metrics[0].iterations == std::vector<double>{2});
+}
+
+TEST_CASE("iterations round-trip through the run JSON; old files have none", "[iterations]") {
+    RunResult r;
+    r.run_id = "a-1";
+    r.metrics.push_back({"a", 5, "us/op", Better::lower, "pipe", {5, 3, 10}});
+    r.metrics.push_back({"b", 1, "", Better::higher, "pipe"});
+    BenchRecord b;
+    b.name = "pipe";
+    b.iterations = 3;
+    r.benches.push_back(b);
+    nlohmann::json j = to_json(r);
+    CHECK(j["metrics"]["a"]["iterations"] == nlohmann::json::array({5, 3, 10}));
+    CHECK_FALSE(j["metrics"]["b"].contains("iterations"));
+    CHECK(j["benches"][0]["iterations"] == 3);
+    RunResult back = run_result_from_json(j, "a-1.json");
+    CHECK(back.metrics[0].iterations == std::vector<double>{5, 3, 10});
+    CHECK(back.metrics[1].iterations.empty());
+    CHECK(back.benches[0].iterations == 3);
+    j["benches"][0].erase("iterations");
+    CHECK(run_result_from_json(j, "a-1.json").benches[0].iterations == 1);
+    j["metrics"]["a"]["iterations"] = nlohmann::json::array({1, "x"});
+    CHECK_THROWS_WITH(run_result_from_json(j, "a-1.json"),
+                      "a-1.json: metrics.a: field 'iterations' must be an array of numbers");
+}
+
+TEST_CASE("the iterations' CPU frequency is their mean, from those that sampled one", "[iterations]") {
+    BenchIteration a = iteration(1, {{"a", 1}}), b = iteration(1, {{"a", 2}}), c = iteration(1, {{"a", 3}});
+    a.freq_mhz = 3000;
+    c.freq_mhz = 2000; // b had no cpufreq sample
+    CHECK(fold_iterations({a, b, c}, 3).freq_mhz == 2500);
+    CHECK_FALSE(fold_iterations({b, b}, 2).freq_mhz);
+}
