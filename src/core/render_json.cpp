@@ -107,6 +107,8 @@ nlohmann::json report_to_json(const Report& report) {
             {"metrics", metrics},
             {"outliers", outliers},
             {"warnings", report.warnings}};
+    if (!report.stopped.empty()) // adaptive experiments only: other reports stay as they were
+        out["stopped"] = report.stopped;
     // Only when there is one: reports of results without canaries stay as they were.
     for (const auto& x : report.canaries)
         out["canaries"].push_back({{"run", x.run}, {"target", x.target}, {"text", x.text}});

@@ -34,6 +34,8 @@ struct ReportInput {
     // Environment keys the experiment varies on purpose (kernel arguments),
     // which are therefore not a comparability warning.
     std::set<std::string> varied_keys;
+    // Why an adaptive experiment stopped (results/<name>/adaptive.json); "" for fixed runs.
+    std::string stopped{};
 };
 
 struct Sample {
@@ -136,6 +138,9 @@ struct Report {
     std::vector<Outlier> outliers;
     std::vector<RunCanary> canaries; // included runs, in start order
     std::vector<std::string> warnings;
+    // Why an adaptive experiment stopped ("every primary metric within ±2%
+    // after 8 rounds"); "" for fixed runs.
+    std::string stopped{};
 
     const RunCanary* find_canary(const std::string& run) const;
 
