@@ -43,7 +43,7 @@ void print_rounds(const core::Experiment& e) {
     const core::Adaptive& a = *e.adaptive;
     double round_s = core::estimate_run_seconds(e) * static_cast<double>(e.targets.size());
     std::cout << "\nrounds (one run per target each): min " << a.min_runs << ", max " << e.runs
-              << (a.precision > 0 ? ", stopping when every primary metric is within ±" + core::percent_text(a.precision)
+              << (a.precision > 0 ? ", stopping when every primary metric is within +-" + core::percent_text(a.precision)
                                   : std::string(", no precision target"))
               << "; the run order above is the longest night\n";
     if (a.until.empty())
@@ -83,7 +83,9 @@ int cmd_plan(const Args& args) {
     prepare_tools_image(e, false, tools); // refused first: plan says nothing else then
     auto runs = core::plan_runs(e);
     std::cout << "experiment " << e.name << ": " << e.title << "\n"
-              << "  " << e.targets.size() << " targets x " << e.runs << " runs, order "
+              << "  " << e.targets.size() << " targets x "
+              << (e.adaptive && e.adaptive->min_runs < e.runs ? std::to_string(e.adaptive->min_runs) + " to " : "")
+              << e.runs << " runs, order "
               << core::to_string(e.order) << ", baseline " << e.baseline << "\n\ntargets:\n";
     for (const auto& t : e.targets)
         std::cout << "  " << t.name << ": " << describe_selector(t)

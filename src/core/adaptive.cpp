@@ -146,7 +146,7 @@ RoundDecision decide_after_round(const Experiment& e, const std::vector<RunResul
     const Adaptive a = e.adaptive.value_or(Adaptive{});
     double round_s = clock.pace_s * static_cast<double>(e.targets.size());
     if (a.precision > 0 && rounds >= a.min_runs && all_within(d.precision, a.precision))
-        d = {StopReason::precision, "every primary metric within ±" + percent_text(a.precision) + " after " +
+        d = {StopReason::precision, "every primary metric within +-" + percent_text(a.precision) + " after " +
                                         rounds_text(rounds), d.precision};
     else if (rounds >= e.runs)
         d = {StopReason::max_runs, "max " + std::to_string(e.runs) + " runs reached", d.precision};
@@ -216,12 +216,12 @@ nlohmann::json precision_json(const Experiment& e, const std::vector<MetricPreci
 
 std::string precision_text(const Experiment& e, const std::vector<MetricPrecision>& p) {
     const Adaptive a = e.adaptive.value_or(Adaptive{});
-    std::string target = a.precision > 0 ? " (target ±" + percent_text(a.precision) + ")" : " (no precision target)";
+    std::string target = a.precision > 0 ? " (target +-" + percent_text(a.precision) + ")" : " (no precision target)";
     std::string out = "  rounds: min " + std::to_string(a.min_runs) + ", max " + std::to_string(e.runs) +
                       (a.until.empty() ? "" : ", until " + a.until) + "\n  precision" + target + ":\n";
     for (const auto& x : p)
         out += "    " + x.metric + " (" + x.target + "): " +
-               (x.half_width ? "±" + percent_text(*x.half_width) +
+               (x.half_width ? "+-" + percent_text(*x.half_width) +
                                    (a.precision > 0 ? (*x.half_width <= a.precision ? " ok" : " not yet") : "")
                              : "no interval yet (" + x.why_none + ")") +
                "\n";

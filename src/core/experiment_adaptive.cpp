@@ -52,7 +52,7 @@ void read_precision(TomlReader& r, const toml::table& t, Adaptive& a) {
     }
     char got[32];
     std::snprintf(got, sizeof got, "%g", *p);
-    r.error_at(t, "precision", std::string("experiment.precision must be above 0 and below 1 (0.02 is ±2%), got ") + got);
+    r.error_at(t, "precision", std::string("experiment.precision must be above 0 and below 1 (0.02 is +-2%), got ") + got);
 }
 
 // The metrics the benches give, and the system's own figures.

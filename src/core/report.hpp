@@ -138,7 +138,7 @@ struct Report {
     std::vector<Outlier> outliers;
     std::vector<RunCanary> canaries; // included runs, in start order
     std::vector<std::string> warnings;
-    // Why an adaptive experiment stopped ("every primary metric within ±2%
+    // Why an adaptive experiment stopped ("every primary metric within +-2%
     // after 8 rounds"); "" for fixed runs.
     std::string stopped{};
 

@@ -37,7 +37,7 @@ TEST_CASE("simulate: an adaptive experiment whose primary metric is exact stops 
                            results, kept);
     INFO(r.err);
     REQUIRE(r.status == 0);
-    const std::string why = "every primary metric within ±2% after 6 rounds";
+    const std::string why = "every primary metric within +-2% after 6 rounds";
     CHECK(fs::exists(results / "runs/a-6.json"));
     CHECK(fs::exists(results / "runs/b-6.json"));
     CHECK_FALSE(fs::exists(results / "runs/a-7.json"));
@@ -48,7 +48,7 @@ TEST_CASE("simulate: an adaptive experiment whose primary metric is exact stops 
     CHECK(has(sys::read_text_file(results / "bootbench.log"), "round 6 added"));
     CliResult status = run_cli({"status", "--sandbox", kept.string()});
     CHECK(has(status.out, "  stopped: " + why + "\n"));
-    CHECK(has(status.out, "  rounds: min 6, max 9\n  precision (target ±2%):\n    echo_value (b): ±0% ok\n"));
+    CHECK(has(status.out, "  rounds: min 6, max 9\n  precision (target +-2%):\n    echo_value (b): +-0% ok\n"));
     CliResult json = run_cli({"status", "--json", "--sandbox", kept.string()});
     CHECK(has(json.out, "\"half_width\": 0.0"));
     CHECK(has(json.out, "\"rounds\": 6"));

@@ -58,7 +58,7 @@ TEST_CASE("precision: every primary metric within the target after min rounds st
     e.adaptive->primary = {"lat"};
     RoundDecision d = decide_after_round(e, rounds_of(6, 0.001), 6, kNoDeadline);
     CHECK(d.reason == StopReason::precision);
-    CHECK(d.text == "every primary metric within ±2% after 6 rounds");
+    CHECK(d.text == "every primary metric within +-2% after 6 rounds");
     REQUIRE(d.precision.size() == 1);
     CHECK(d.precision[0].metric == "lat");
     CHECK(d.precision[0].target == "b");

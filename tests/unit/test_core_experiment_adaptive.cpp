@@ -95,9 +95,9 @@ TEST_CASE("until must be a local time HH:MM", "[experiment][adaptive]") {
 
 TEST_CASE("precision is a fraction above 0 and below 1, and needs runs = { min, max }", "[experiment][adaptive]") {
     CHECK(error_of(replace(kNight, "0.02", "0")) ==
-          "exp.toml:6:1: experiment.precision must be above 0 and below 1 (0.02 is ±2%), got 0");
+          "exp.toml:6:1: experiment.precision must be above 0 and below 1 (0.02 is +-2%), got 0");
     CHECK(error_of(replace(kNight, "0.02", "2")) ==
-          "exp.toml:6:1: experiment.precision must be above 0 and below 1 (0.02 is ±2%), got 2");
+          "exp.toml:6:1: experiment.precision must be above 0 and below 1 (0.02 is +-2%), got 2");
     CHECK(error_of(replace(kNight, "0.02", "\"2%\"")) ==
           "exp.toml:6:1: experiment.precision must be a number, not a string");
     CHECK(error_of(replace(kNight, "runs = { min = 6, max = 30 }", "runs = 30")) ==
