@@ -73,3 +73,17 @@ TEST_CASE("simulate: an adaptive experiment without a precision target stops at 
     CHECK(log.find("run a-3") < log.find("run b-3"));
     sys::remove_sandbox(kept);
 }
+
+TEST_CASE("plan prints the rounds, and how many fit before until", "[simulate][adaptive]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "night.toml";
+    sys::write_file_atomic(exp, night("{ min = 6, max = 9 }", "until = \"06:30\"\nprecision = 0.05\n"));
+    CliResult r = run_cli({"plan", exp.string()});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "  2 targets x 6 to 9 runs, order interleaved"));
+    CHECK(has(r.out, "\nrounds (one run per target each): min 6, max 9, stopping when every primary metric is "
+                     "within +-5%; the run order above is the longest night\nuntil 06:30: "));
+    CHECK(has(r.out, " per round): at most "));
+    CHECK(has(r.out, "  18. b-9\n"));
+}
