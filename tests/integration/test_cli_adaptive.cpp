@@ -4,6 +4,7 @@
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/sandbox.hpp"
+#include "sys/store/state_store.hpp"
 
 using namespace bootbench;
 using namespace bootbench::test;
@@ -86,4 +87,21 @@ TEST_CASE("plan prints the rounds, and how many fit before until", "[simulate][a
                      "within +-5%; the run order above is the longest night\nuntil 06:30: "));
     CHECK(has(r.out, " per round): at most "));
     CHECK(has(r.out, "  18. b-9\n"));
+}
+
+TEST_CASE("an adaptive experiment past its until stops after the round that ran, and says so",
+          "[loop][adaptive]") {
+    Sandbox sb(night("{ min = 2, max = 5 }", "until = \"06:30\"\n"));
+    sb.start();
+    // started a minute before a 06:30 long gone: every next round ends after it
+    core::State s = sb.state();
+    s.started_at = "2020-01-01T06:29:00+00:00";
+    sys::save_state(sb.paths().state(), s);
+    sb.boot_until_done();
+    core::State end = sb.state();
+    CHECK(end.phase == core::Phase::finished);
+    CHECK(end.runs.size() == 2); // the round under way was finished, none started after
+    CHECK(end.stopped_because == "the next round would end after 06:30");
+    CHECK(end.stop_reason.empty());
+    CHECK(has(sys::read_text_file(sb.results() / "report.md"), "*Stopped: the next round would end after 06:30.*"));
 }
