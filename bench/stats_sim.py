@@ -25,6 +25,18 @@ numbers do not depend on the worker count or the order workers finish in.
 
     bench/stats_sim.py --bootbench build/bootbench [--experiments 1000]
                        [--quick] [--seed 1] [--workers 2] [--scratch /var/tmp]
+
+--adaptive measures the stopping rule of `runs = { min, max }` with
+`precision` instead (docs/statistics.md, "An experiment that fits the
+night"): A/A experiments of up to max rounds, `bootbench report` run after
+every round from min on, stopped at the first round where every metric's
+interval half-width ((ci hi - ci lo) / 2 / ratio, from report.json: the
+interval the experiment's rule reads) is within each precision; the false
+verdicts at the round it stopped against those of fixed runs (min and max)
+on the same boots.
+
+    bench/stats_sim.py --bootbench build/bootbench --adaptive [--experiments 1000]
+                       [--noise 0.03] [--min 6] [--max 20] [--precision 0.04 0.05]
 """
 import argparse
 import json
@@ -203,6 +215,106 @@ def coverage_table(results):
     return "\n".join(lines)
 
 
+def write_rounds(folder, rounds, upto):
+    """Run files of rounds 1..upto (a, b interleaved); their paths."""
+    files = []
+    for k in range(upto):
+        for t, target in enumerate((BASELINE, SUBJECT)):
+            run_id = f"{target}-{k + 1}"
+            path = os.path.join(folder, run_id + ".json")
+            if not os.path.exists(path):
+                with open(path, "w") as f:
+                    json.dump(run_doc(run_id, target, 2 * k + t, rounds[k][t]), f)
+            files.append(path)
+    return files
+
+
+def report_json(bootbench, folder, files):
+    prefix = os.path.join(folder, "report")
+    p = subprocess.run([bootbench, "report", *files, "--baseline", BASELINE, "--out-prefix", prefix],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"bootbench report failed ({p.returncode}):\n{p.stdout}{p.stderr}")
+    with open(prefix + ".json") as f:
+        return json.load(f)
+
+
+def round_outcome(report):
+    """(any verdict != same, largest relative half-width or None) of one report."""
+    any_false = any(m["verdict"] != "same" for m in report["metrics"])
+    widths = []
+    for m in report["metrics"]:
+        ci = m.get("ci")
+        if not ci:
+            return any_false, None
+        widths.append((ci[1] - ci[0]) / 2 / m["ratio"])
+    return any_false, max(widths)
+
+
+def simulate_adaptive(task):
+    """One A/A experiment of up to `hi` rounds: {round: (any false, widest half-width)}
+    for every round from `lo` until every precision stopped it, and for `hi`."""
+    bootbench, scratch, i, seed, noise, lo, hi, precisions = task
+    rng = random.Random(experiment_seed(seed, 999, i))
+    rounds = [[{key: centre * math.exp(rng.gauss(0, noise)) for key, _, _, centre in METRICS}
+               for _ in (BASELINE, SUBJECT)] for _ in range(hi)]
+    folder = tempfile.mkdtemp(dir=scratch)
+    out = {}
+    try:
+        for n in range(lo, hi + 1):
+            if n < hi and all(any(w is not None and w <= p for _, w in out.values()) for p in precisions):
+                continue  # every precision has stopped: only the fixed max is left
+            out[n] = round_outcome(report_json(bootbench, folder, write_rounds(folder, rounds, n)))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def stop_round(outcomes, lo, hi, precision):
+    for n in range(lo, hi + 1):
+        if n in outcomes and outcomes[n][1] is not None and outcomes[n][1] <= precision:
+            return n
+    return hi
+
+
+def adaptive_table(results, lo, hi, precisions):
+    total = len(results)
+    lines = ["| rule | experiments | runs per target (median, range) | any verdict != same |",
+             "| --- | ---: | ---: | ---: |"]
+    for n in (lo, hi):
+        k = sum(r[n][0] for r in results)
+        lines.append(f"| fixed runs = {n} | {total} | {n} | {pct(k, total)} (± {wilson_halfwidth(k, total):.1f}) |")
+    for p in precisions:
+        stops = [stop_round(r, lo, hi, p) for r in results]
+        k = sum(r[n][0] for r, n in zip(results, stops))
+        srt = sorted(stops)
+        lines.append(f"| runs = {{ min = {lo}, max = {hi} }}, precision = {p:g} | {total} | {srt[total // 2]}"
+                     f" ({srt[0]}-{srt[-1]}) | {pct(k, total)} (± {wilson_halfwidth(k, total):.1f}) |")
+    return "\n".join(lines)
+
+
+def main_adaptive(args, bootbench):
+    scratch = tempfile.mkdtemp(prefix="statsim-", dir=args.scratch)
+    bootbench = shutil.copy2(bootbench, os.path.join(scratch, "bootbench"))
+    experiments = 40 if args.quick else args.experiments
+    tasks = [(bootbench, scratch, i, args.seed, args.noise, args.min, args.max, args.precision)
+             for i in range(experiments)]
+    start = time.monotonic()
+    try:
+        with multiprocessing.Pool(args.workers) as pool:
+            results = list(pool.imap(simulate_adaptive, tasks, chunksize=4))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    wall = time.monotonic() - start
+    reports = sum(len(r) for r in results)
+    print(f"`bootbench report` after every round of {experiments} synthetic A/A experiments "
+          f"({len(METRICS)} independent log-normal metrics, {args.noise:.0%} boot-to-boot noise, seed {args.seed}, "
+          f"{args.workers} workers): {reports} reports, wall {wall:.0f} s ({wall / 60:.1f} min)\n")
+    print(adaptive_table(results, args.min, args.max, args.precision) + "\n")
+    print("± is the 95% Wilson half-width of the any-verdict rate, in percentage points.")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bootbench", required=True, help="the bootbench binary to measure")
@@ -211,11 +323,19 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--scratch", default="/var/tmp", help="where the temporary run files go")
+    ap.add_argument("--adaptive", action="store_true", help="the stopping rule of runs = { min, max } instead")
+    ap.add_argument("--noise", type=float, default=0.03, help="--adaptive: boot-to-boot noise (default 0.03)")
+    ap.add_argument("--min", type=int, default=6, help="--adaptive: runs.min (default 6)")
+    ap.add_argument("--max", type=int, default=20, help="--adaptive: runs.max (default 20)")
+    ap.add_argument("--precision", type=float, nargs="+", default=[0.04, 0.05],
+                    help="--adaptive: precision targets, each evaluated on the same experiments")
     args = ap.parse_args()
     experiments = 40 if args.quick else args.experiments
     bootbench = os.path.abspath(args.bootbench)
     if not os.access(bootbench, os.X_OK):
         sys.exit(f"not an executable: {bootbench}")
+    if args.adaptive:
+        return main_adaptive(args, bootbench)
 
     all_cells = cells()
     scratch = tempfile.mkdtemp(prefix="statsim-", dir=args.scratch)

@@ -2,7 +2,9 @@
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
 #include "cli/quiet.hpp"
+#include "core/adaptive.hpp"
 #include "core/estimate.hpp"
+#include "sys/clock.hpp"
 #include "core/plan.hpp"
 #include "cli/targets.hpp"
 
@@ -35,6 +37,24 @@ void print_estimate(const core::Experiment& e, size_t runs) {
               << core::format_duration(core::estimate_simulated_run_seconds(e) * n) << "\n";
 }
 
+// An adaptive experiment: its rounds, and how many fit before `until` from
+// now at the estimated pace (min and max still apply).
+void print_rounds(const core::Experiment& e) {
+    const core::Adaptive& a = *e.adaptive;
+    double round_s = core::estimate_run_seconds(e) * static_cast<double>(e.targets.size());
+    std::cout << "\nrounds (one run per target each): min " << a.min_runs << ", max " << e.runs
+              << (a.precision > 0 ? ", stopping when every primary metric is within +-" + core::percent_text(a.precision)
+                                  : std::string(", no precision target"))
+              << "; the run order above is the longest night\n";
+    if (a.until.empty())
+        return;
+    std::string now = sys::RealClock().now_iso8601();
+    int fit = core::rounds_that_fit(core::epoch_of(now).value_or(0), core::deadline_of(e, now), round_s);
+    std::cout << "until " << a.until << ": " << fit << (fit == 1 ? " round fits" : " rounds fit") << " from now ("
+              << core::format_duration(round_s) << " per round): at most " << std::clamp(fit, 0, e.runs)
+              << " of min " << a.min_runs << ", max " << e.runs << "\n";
+}
+
 } // namespace
 
 // The targets as resolved on this sysroot, when it is an ostree system.
@@ -65,7 +85,9 @@ int cmd_plan(const Args& args) {
     prepare_tools_image(e, false, tools); // refused first: plan says nothing else then
     auto runs = core::plan_runs(e);
     std::cout << "experiment " << e.name << ": " << e.title << "\n"
-              << "  " << e.targets.size() << " targets x " << e.runs << " runs, order "
+              << "  " << e.targets.size() << " targets x "
+              << (e.adaptive && e.adaptive->min_runs < e.runs ? std::to_string(e.adaptive->min_runs) + " to " : "")
+              << e.runs << " runs, order "
               << core::to_string(e.order) << ", baseline " << e.baseline << "\n\ntargets:\n";
     for (const auto& t : e.targets)
         std::cout << "  " << t.name << ": " << describe_selector(t)
@@ -73,6 +95,8 @@ int cmd_plan(const Args& args) {
     std::cout << "\nrun order:\n";
     for (size_t i = 0; i < runs.size(); ++i)
         std::cout << "  " << (i + 1) << ". " << runs[i].run_id << "\n";
+    if (e.adaptive)
+        print_rounds(e);
     print_sysroot(e, args.value("sysroot").value_or("/"));
     std::cout << "\n" << quiet_plan(e);
     if (std::any_of(e.targets.begin(), e.targets.end(),

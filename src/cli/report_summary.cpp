@@ -38,6 +38,8 @@ void print_report_summary(const core::Report& r) {
         std::cout << "warning: " << w << "\n";
     if (!r.caption.provenance.empty())
         std::cout << "not a measurement of the targets: " << r.caption.provenance << "\n";
+    if (!r.stopped.empty())
+        std::cout << "stopped: " << r.stopped << "\n";
     std::cout << "\n" << r.subject << " vs " << r.baseline << " (baseline):\n";
     for (const auto& m : r.metrics) {
         std::cout << "  " << pad(m.key, 24) << "  "

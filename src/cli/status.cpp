@@ -1,5 +1,6 @@
 // bootbench status: where the experiment stands.
 #include "cli/commands.hpp"
+#include "core/adaptive.hpp"
 #include "core/error.hpp"
 #include "core/json_bounds.hpp"
 #include "core/status.hpp"
@@ -83,6 +84,26 @@ std::vector<core::RunResult> partial_results(const std::vector<std::optional<cor
     return out;
 }
 
+// An adaptive experiment's rounds and half-widths against the target; no
+// experiment when the state is of a fixed one (or its file cannot be read).
+std::optional<core::Experiment> adaptive_experiment(const sys::StatePaths& paths) {
+    try {
+        core::Experiment e = core::parse_experiment(sys::read_text_file(paths.experiment()), paths.experiment().string());
+        return e.adaptive ? std::optional(e) : std::nullopt;
+    } catch (const std::exception& e) {
+        std::cerr << "bootbench: warning: " << paths.experiment().string() << ": " << e.what() << "\n";
+        return std::nullopt;
+    }
+}
+
+std::vector<core::RunResult> present(const std::vector<std::optional<core::RunResult>>& stored) {
+    std::vector<core::RunResult> out;
+    for (const auto& r : stored)
+        if (r)
+            out.push_back(*r);
+    return out;
+}
+
 // simulate keeps its state inside its sandbox, not on this machine.
 constexpr const char* kSandboxHint =
     "a simulation keeps its state in its sandbox: bootbench status --sandbox DIR "
@@ -106,10 +127,21 @@ int cmd_status(const Args& args) {
     auto stored = stored_results(paths, *state);
     core::StatusInput in{*state, last_result(stored, *state), paths.results(state->experiment).string(),
                          seconds_since(state->started_at), clock_after, partial_results(stored, *state)};
-    if (args.flag("json"))
-        std::cout << core::json_text(core::status_json(in), 2) << "\n";
-    else
-        std::cout << core::printable(core::status_text(in), core::LineBreaks::keep);
+    auto adaptive = adaptive_experiment(paths);
+    auto precision = adaptive ? core::primary_precision(*adaptive, present(stored)) : std::vector<core::MetricPrecision>{};
+    if (args.flag("json")) {
+        nlohmann::json j = core::status_json(in);
+        if (adaptive) {
+            j["adaptive"] = core::precision_json(*adaptive, precision);
+            j["adaptive"]["rounds"] = core::rounds_in(*state, *adaptive);
+        }
+        std::cout << core::json_text(j, 2) << "\n";
+    } else {
+        std::string text = core::status_text(in);
+        if (adaptive)
+            text += core::precision_text(*adaptive, precision);
+        std::cout << core::printable(text, core::LineBreaks::keep);
+    }
     return 0;
 }
 

@@ -29,11 +29,12 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
         return;
     r.allow_keys(*t, "[experiment]",
                  {"name", "title", "runs", "order", "seed", "baseline", "max_attempts",
-                  "on_boot_failure", "quick"});
+                  "on_boot_failure", "quick", "until", "precision", "primary"});
     if (auto name = r.string(*t, "name", "experiment.name", Required::yes))
         r.check_name(*t, "name", *name, "experiment.name"), e.name = *name;
     e.title = r.string(*t, "title", "experiment.title").value_or(e.name);
-    e.runs = r.int_in(*t, "runs", "experiment.runs", 1, kMaxRuns, Required::yes).value_or(e.runs);
+    if (!t->get_as<toml::table>("runs")) // a table is read by read_adaptive
+        e.runs = r.int_in(*t, "runs", "experiment.runs", 1, kMaxRuns, Required::yes).value_or(e.runs);
     e.order = r.choice(*t, "order", "experiment.order", kOrders).value_or(Order::interleaved);
     if (auto seed = r.integer(*t, "seed", "experiment.seed", {0, INT64_MAX}))
         e.seed = static_cast<unsigned long long>(*seed);
@@ -221,6 +222,9 @@ void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
 void read_benches(TomlReader& r, const toml::table& root, Experiment& e);
 void read_report_and_notify(TomlReader& r, const toml::table& root, Experiment& e);
 void check_cross_references(TomlReader& r, const toml::table& root, const Experiment& e);
+// runs = { min, max }, until, precision, primary: experiment_adaptive.cpp.
+void read_adaptive(TomlReader& r, const toml::table& root, Experiment& e);
+void check_adaptive(TomlReader& r, const toml::table& root, const Experiment& e);
 
 Experiment parse_experiment(const std::string& text, const std::string& file_name) {
     TomlReader r(file_name);
@@ -230,6 +234,7 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     r.allow_keys(root, "the experiment file",
                  {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot"});
     read_experiment_table(r, root, e);
+    read_adaptive(r, root, e);
     read_targets(r, root, e);
     check_size(r, root, e);
     read_conditions(r, root, e.conditions);
@@ -239,6 +244,7 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     read_benches(r, root, e);
     read_report_and_notify(r, root, e);
     check_cross_references(r, root, e);
+    check_adaptive(r, root, e);
     r.throw_if_errors();
     bool quick = e.quick;
     e.quick = false; // set by quick_version, once it has scaled the times down

@@ -116,6 +116,18 @@ struct Notify {
     std::string token_env;
 };
 
+// An experiment that sizes itself to the night (core/adaptive): runs are
+// added one round at a time (one run per target) until every primary
+// metric's ratio interval is within `precision`, or `runs` (the max) is
+// reached, or the next round would end after `until`.
+struct Adaptive {
+    int min_runs = 1;                 // rounds before precision may stop it
+    std::string until;                // "06:30" as written; "" = no deadline
+    int until_minutes = -1;           // minutes after local midnight; -1 = none
+    double precision = 0;             // relative half-width of the 95% interval; 0 = none
+    std::vector<std::string> primary; // empty = every metric
+};
+
 struct Experiment {
     std::string name;
     std::string title;
@@ -135,6 +147,8 @@ struct Experiment {
     // (the same bytes in every arm); "" runs the host's own tools.
     std::string tools_image;
     BootConfig boot;
+    // runs = { min, max }, until or precision: e.runs is then the max.
+    std::optional<Adaptive> adaptive;
     bool quick = false;      // a rehearsal: run times scaled down (see quick_version)
     std::string source_file; // the path it was read from
 

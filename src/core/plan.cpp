@@ -1,5 +1,7 @@
 #include "core/plan.hpp"
 
+#include "core/adaptive.hpp"
+
 #include <map>
 
 namespace bootbench::core {
@@ -58,6 +60,12 @@ std::vector<size_t> order_targets(const Experiment& e) {
 
 std::vector<PlannedRun> plan_runs(const Experiment& e) {
     std::vector<PlannedRun> out;
+    for (int k = 1; e.adaptive && k <= e.runs; ++k) { // the longest night: every round to max
+        auto round = plan_round(e, k);
+        out.insert(out.end(), round.begin(), round.end());
+    }
+    if (e.adaptive)
+        return out;
     std::map<size_t, int> counts;
     for (size_t t : order_targets(e)) {
         int k = ++counts[t];

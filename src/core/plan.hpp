@@ -13,6 +13,7 @@ struct PlannedRun {
     int index = 0;      // the k above
 };
 
+// An adaptive experiment's (core/adaptive) longest plan: every round to max.
 std::vector<PlannedRun> plan_runs(const Experiment& e);
 
 // A small, portable PRNG (splitmix64): the same seed gives the same order on

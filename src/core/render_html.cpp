@@ -160,6 +160,8 @@ void header(std::ostringstream& o, const Report& r) {
     std::string caption = caption_line(r);
     o << "<p class=\"caption\">" << esc(caption.empty() ? "" : caption + ". ")
       << "Runs per target: " << esc(runs_per_target(r)) << ".</p>\n";
+    if (!r.stopped.empty())
+        o << "<p class=\"caption\">Stopped: " << esc(r.stopped) << ".</p>\n";
     if (std::string systems = systems_line(r); !systems.empty())
         o << "<p class=\"caption\">Booted: " << esc(systems) << ".</p>\n";
     if (std::string images = images_line(r); !images.empty())

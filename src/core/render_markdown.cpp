@@ -190,6 +190,8 @@ void header(std::ostringstream& o, const Report& r) {
     std::string caption = caption_line(r);
     o << "*" << (caption.empty() ? "" : md_escape(caption) + ". ")
       << "Runs per target: " << md_escape(runs_per_target(r)) << ".*\n";
+    if (!r.stopped.empty())
+        o << "\n*Stopped: " << md_escape(r.stopped) << ".*\n";
     if (std::string systems = systems_line(r); !systems.empty())
         o << "\n*Booted: " << md_escape(systems) << ".*\n";
     if (std::string images = images_line(r); !images.empty())

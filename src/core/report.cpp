@@ -433,6 +433,7 @@ Verdict verdict_of(const Comparison& c) {
 Report build_report(const ReportInput& in) {
     Report report;
     report.baseline = in.baseline;
+    report.stopped = in.stopped;
     std::vector<std::string> names = ordered_targets(in, report.subject);
     check_exclusions(in);
     report.title = in.title.empty() ? report.subject + " vs " + report.baseline : in.title;

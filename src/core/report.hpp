@@ -35,6 +35,8 @@ struct ReportInput {
     // Environment keys the experiment varies on purpose (kernel arguments),
     // which are therefore not a comparability warning.
     std::set<std::string> varied_keys;
+    // Why an adaptive experiment stopped (results/<name>/adaptive.json); "" for fixed runs.
+    std::string stopped{};
 };
 
 struct Sample {
@@ -158,6 +160,9 @@ struct Report {
     std::vector<RunCanary> canaries; // included runs, in start order
     std::vector<std::string> warnings;
     BootCost boot_cost{}; // set when a metric has a variance split
+    // Why an adaptive experiment stopped ("every primary metric within +-2%
+    // after 8 rounds"); "" for fixed runs.
+    std::string stopped{};
 
     const RunCanary* find_canary(const std::string& run) const;
 

@@ -255,6 +255,7 @@ nlohmann::json to_json(const State& s) {
             {"targets", targets},
             {"stop_reason", s.stop_reason},
             {"aborted", s.aborted},
+            {"stopped_because", s.stopped_because},
             {"quick", s.quick},
             {"images", s.images},
             {"last_booted", ref_json(s.last_booted)}};
@@ -293,6 +294,7 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     }
     s.stop_reason = r.str_or("stop_reason", "");
     s.aborted = r.has("aborted") && r.boolean("aborted");
+    s.stopped_because = r.str_or("stopped_because", ""); // absent in states of before adaptive runs
     s.quick = r.has("quick") && r.boolean("quick");
     s.images = r.has("images") ? r.object("images") : nlohmann::json::object();
     if (r.has("last_booted"))

@@ -62,6 +62,9 @@ struct State {
     std::vector<TargetState> targets;
     std::string stop_reason;     // why the experiment ended early, if it did
     bool aborted = false;        // `bootbench abort` asked for the end
+    // Why an adaptive experiment (core/adaptive) stopped adding rounds: its
+    // normal end, not a failure. "" while it runs, and for fixed runs.
+    std::string stopped_because;
     bool quick = false;          // a rehearsal (simulate --quick): every boot applies quick_version
     // Image targets' digests as resolved at start: target -> core::ResolvedImage JSON.
     nlohmann::json images = nlohmann::json::object();

@@ -97,7 +97,8 @@ nlohmann::json status_json(const StatusInput& in) {
                         {"started_at", s.started_at},
                         {"results_dir", in.results_dir},
                         {"report", in.results_dir + "/report.md"},
-                        {"stop_reason", s.stop_reason}};
+                        {"stop_reason", s.stop_reason},
+                        {"stopped_because", s.stopped_because}};
     if (const RunSlot* r = s.current_run(); r && s.phase == Phase::running)
         j["current"] = {{"index", s.current + 1}, {"run", r->run_id}, {"target", r->target},
                         {"attempts", r->attempts}, {"expected_deployment", describe(s.expected)}};
@@ -146,6 +147,8 @@ std::string status_text(const StatusInput& in) {
             out += "  failed: " + r.run_id + ": " + r.failure + "\n";
     if (!s.stop_reason.empty())
         out += "  stopped: " + s.stop_reason + "\n";
+    if (!s.stopped_because.empty())
+        out += "  stopped: " + s.stopped_because + "\n";
     if (in.last_result) {
         out += "  last result: " + in.last_result->run_id + " (" + to_string(in.last_result->status) + ")";
         for (const auto& m : in.last_result->metrics)

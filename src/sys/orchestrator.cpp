@@ -11,11 +11,13 @@
 #include "sys/net/experiment_notify.hpp"
 #include "sys/store/lock.hpp"
 #include "sys/store/report_files.hpp"
+#include "sys/store/result_reader.hpp"
 #include "core/gate.hpp"
 #include "sys/store/run_log.hpp"
 #include "sys/run/suite.hpp"
 #include "sys/ostree/unit_install.hpp"
 
+#include "core/adaptive.hpp"
 #include "core/oci.hpp"
 #include "core/resolve.hpp"
 #include "core/status.hpp"
@@ -197,7 +199,48 @@ BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
     return BootOutcome::rebooting;
 }
 
+// The results so far; none when no run is stored yet.
+std::vector<core::RunResult> results_so_far(Context& c) {
+    try {
+        return read_results({c.results()}).runs;
+    } catch (const Error& e) {
+        c.log.line(std::string("no results to judge the precision by (") + e.what() + ")");
+        return {};
+    }
+}
+
+// Why it stopped, beside the runs, for the report.
+void write_stop_file(Context& c, const core::RoundDecision& d) {
+    nlohmann::json j = {{"schema", "bootbench-adaptive/1"},
+                        {"stopped", d.text},
+                        {"rounds", core::rounds_in(c.state, c.experiment)},
+                        {"precision", core::precision_json(c.experiment, d.precision)}};
+    write_file_atomic(c.results() / "adaptive.json", core::json_text(j, 2) + "\n");
+}
+
+// An adaptive experiment at the end of a round: another round, or why not.
+// Saved with the state, so a crash before it makes the next boot decide.
+void decide_round(Context& c) {
+    if (!core::round_decision_due(c.state, c.experiment))
+        return;
+    core::RoundClock when{core::epoch_of(c.clock.now_iso8601()).value_or(0),
+                           core::deadline_of(c.experiment, c.state.started_at),
+                           core::pace_seconds(c.state, c.experiment, c.host.emulated())};
+    core::RoundDecision d =
+        core::decide_after_round(c.experiment, results_so_far(c), core::rounds_in(c.state, c.experiment), when);
+    if (!d.stop()) {
+        c.state = core::add_round(c.state, c.experiment);
+        c.log.line("round " + std::to_string(core::rounds_in(c.state, c.experiment)) + " added");
+    } else {
+        write_stop_file(c, d);
+        c.state.stopped_because = d.text;
+        c.log.line("stopped: " + d.text);
+    }
+    c.save();
+}
+
 BootOutcome next_step(Context& c, const core::DeploymentInfo& booted) {
+    decide_round(c);
     return c.state.phase == core::Phase::running ? switch_and_reboot(c) : finish_experiment(c, booted);
 }
 
@@ -410,7 +453,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
         else
             ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
     }
-    core::State s = core::initial_state(e, core::plan_runs(e), ts, sr.default_deployment().ref, now);
+    core::State s = core::initial_state(e, core::initial_plan(e), ts, sr.default_deployment().ref, now);
     note_start_boot(host, s);
     s.images = options.images;
     fs::path results = paths.results(e.name);
@@ -475,7 +518,7 @@ BootOutcome resume_experiment(Host& host, Clock& clock) {
         return next_step(c, booted);
     }
     case core::BootAction::finish:
-        return finish_experiment(c, booted);
+        return next_step(c, booted); // an adaptive round may be due first
     case core::BootAction::run_suite:
         return run_current(c, booted);
     case core::BootAction::nothing:

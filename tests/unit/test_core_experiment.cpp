@@ -258,7 +258,7 @@ TEST_CASE("every mistake is reported at once, in file order", "[experiment]") {
 }
 
 TEST_CASE("the shipped configs are valid", "[experiment]") {
-    for (const char* name : {"demo.toml", "margine-vs-bluefin.toml", "repeat-demo.toml"}) {
+    for (const char* name : {"demo.toml", "margine-vs-bluefin.toml", "repeat-demo.toml", "overnight.toml"}) {
         std::string path = std::string(TEST_DATA_DIR) + "/../../configs/" + name;
         FILE* f = std::fopen(path.c_str(), "r");
         REQUIRE(f != nullptr);

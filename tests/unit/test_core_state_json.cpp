@@ -29,6 +29,7 @@ const char* kLiteral = R"({
   "schema": 1,
   "started_at": "2026-11-30T10:00:00+00:00",
   "stop_reason": "aborted by the user",
+  "stopped_because": "max 2 runs reached",
   "targets": [
     {"created_for_kargs": true, "deployment": {"checksum": "aaaa", "serial": 3, "stateroot": "os"},
      "target": "a", "was_pinned": true}
@@ -52,6 +53,7 @@ State literal_state() {
     s.runs = {{"a-1", "a", SlotStatus::failed, 2, "crashed", 0}, {"b-1", "b", SlotStatus::done, 1, "", 12.5}};
     s.started_at = "2026-11-30T10:00:00+00:00";
     s.stop_reason = "aborted by the user";
+    s.stopped_because = "max 2 runs reached";
     s.targets = {{"a", {"os", "aaaa", 3}, true, true}};
     return s;
 }
@@ -76,6 +78,7 @@ TEST_CASE("state_from_json reads every state field under its name", "[state]") {
     CHECK(s.original_default == DeploymentRef{"os", "cccc", 1});
     CHECK(s.phase == Phase::finishing);
     CHECK(s.quick);
+    CHECK(s.stopped_because == "max 2 runs reached");
     REQUIRE(s.runs.size() == 2);
     CHECK(s.runs[0].run_id == "a-1");
     CHECK(s.runs[0].target == "a");

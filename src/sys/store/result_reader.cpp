@@ -107,6 +107,22 @@ void read_experiment(const fs::path& input, LoadedResults& out) {
     out.experiment_file = file;
 }
 
+// An adaptive experiment's adaptive.json (sys/orchestrator): why it stopped.
+void read_stopped(const fs::path& input, LoadedResults& out) {
+    std::error_code ec;
+    fs::path file = input / "adaptive.json";
+    if (!out.stopped.empty() || !fs::is_regular_file(file, ec))
+        return;
+    nlohmann::json j;
+    try {
+        j = core::parse_bounded_json(read_input(file), file.string());
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(file.string() + ": not valid JSON (" + e.what() + "); fix or remove the file");
+    }
+    if (j.is_object() && j.contains("stopped") && j["stopped"].is_string())
+        out.stopped = j["stopped"].get<std::string>();
+}
+
 // Parses the files on every core: with thousands of runs, JSON parsing is
 // most of a report's time. Results keep the files' order, and when several
 // files are bad the error is the first file's, as a sequential read would give.
@@ -127,6 +143,7 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
     std::map<std::string, fs::path> seen;
     for (const auto& input : inputs) {
         read_experiment(input, out);
+        read_stopped(input, out);
         std::error_code ec;
         Origin origin = fs::is_directory(input, ec) ? Origin::folder : Origin::named;
         std::vector<fs::path> files = files_of(input);
@@ -155,6 +172,7 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
     in.title = request.title;
     in.baseline = request.baseline;
     in.subject = request.subject;
+    in.stopped = loaded.stopped;
     for (const auto& [run, reason] : request.exclude)
         in.exclude.push_back({run, reason});
     if (const auto& e = loaded.experiment) {

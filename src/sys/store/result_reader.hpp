@@ -17,6 +17,7 @@ struct LoadedResults {
     std::vector<core::RunResult> runs;
     std::optional<core::Experiment> experiment; // the first input folder's experiment.toml
     std::filesystem::path experiment_file;
+    std::string stopped{}; // the first input folder's adaptive.json: why it stopped
 };
 
 // Throws bootbench::Error (exit 2) naming the file: unreadable, not JSON, a

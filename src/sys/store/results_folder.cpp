@@ -18,7 +18,7 @@ namespace {
 
 // What bootbench writes at the top of a results folder.
 const std::set<std::string> kOwnNames = {kResultsMarker,    "runs",       "bootbench.log",
-                                         "experiment.toml", "report.md",  "report.json",
+                                         "experiment.toml", "report.md",  "report.json", "adaptive.json",
                                          "report.svg",      "report.html"};
 
 // Entries of `dir` that bootbench would not have written there: at the top,

@@ -1,0 +1,231 @@
+#include "core/adaptive.hpp"
+
+#include "core/error.hpp"
+#include "core/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace bootbench::core {
+
+namespace {
+
+std::vector<size_t> round_order(const Experiment& e, int round) {
+    std::vector<size_t> seq(e.targets.size());
+    for (size_t t = 0; t < seq.size(); ++t)
+        seq[t] = t;
+    if (e.order == Order::counterbalanced && round % 2 == 0)
+        std::reverse(seq.begin(), seq.end());
+    if (e.order == Order::random) {
+        SplitMix64 rng(e.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<unsigned long long>(round)));
+        for (size_t i = seq.size(); i > 1; --i)
+            std::swap(seq[i - 1], seq[rng.below(i)]);
+    }
+    return seq;
+}
+
+bool is_primary(const Experiment& e, const std::string& key) {
+    const auto& p = e.adaptive ? e.adaptive->primary : std::vector<std::string>{};
+    return p.empty() || std::find(p.begin(), p.end(), key) != p.end();
+}
+
+// The report's exclusions that name runs already there (a later run's id
+// is not an error yet).
+std::vector<Exclusion> present_exclusions(const Experiment& e, const std::vector<RunResult>& runs) {
+    std::vector<Exclusion> out;
+    for (const auto& id : e.report.exclude)
+        for (const auto& r : runs)
+            if (r.run_id == id)
+                out.push_back({id, "excluded in the experiment file"});
+    return out;
+}
+
+MetricPrecision precision_of(const MetricReport& m, const std::string& target) {
+    MetricPrecision p{m.key, target, std::nullopt, ""};
+    if (!m.comparison)
+        p.why_none = "no value in one of the targets";
+    else if (!m.comparison->no_interval.empty())
+        p.why_none = m.comparison->no_interval;
+    else
+        p.half_width = (m.comparison->ci.hi - m.comparison->ci.lo) / 2 / m.comparison->ratio;
+    return p;
+}
+
+// One comparison's primary metrics; none when the runs compare nothing yet.
+void add_comparison(const Experiment& e, const std::vector<RunResult>& runs, const std::string& subject,
+                    std::vector<MetricPrecision>& out) {
+    ReportInput in;
+    in.runs = runs;
+    in.baseline = e.baseline;
+    in.subject = subject;
+    in.exclude = present_exclusions(e, runs);
+    std::set<std::string> seen;
+    try {
+        for (const auto& m : build_report(in).metrics)
+            if (is_primary(e, m.key) && seen.insert(m.key).second)
+                out.push_back(precision_of(m, subject));
+    } catch (const Error&) { // no runs of a target yet, or no metric in common
+    }
+    if (e.adaptive)
+        for (const auto& key : e.adaptive->primary)
+            if (!seen.count(key))
+                out.push_back({key, subject, std::nullopt, "no run has it yet"});
+}
+
+bool all_within(const std::vector<MetricPrecision>& p, double target) {
+    return !p.empty() && std::all_of(p.begin(), p.end(), [&](const MetricPrecision& x) {
+               return x.half_width && *x.half_width <= target;
+           });
+}
+
+std::string rounds_text(int n) {
+    return std::to_string(n) + (n == 1 ? " round" : " rounds");
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's).
+long long days_from_civil(long long y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const long long era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+// Seconds from local midnight, and the offset, of an ISO 8601 time.
+struct LocalTime {
+    double epoch = 0;
+    double of_day = 0;
+};
+
+std::optional<LocalTime> local_time_of(const std::string& iso) {
+    int y, mo, d, h, mi, s, oh = 0, om = 0, used = 0;
+    char sign = 'Z';
+    if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6)
+        return std::nullopt;
+    const char* rest = iso.c_str() + used;
+    if ((*rest == '+' || *rest == '-') && std::sscanf(rest + 1, "%2d:%2d", &oh, &om) == 2)
+        sign = *rest;
+    else if (std::string(rest) != "Z")
+        return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+        return std::nullopt;
+    double of_day = h * 3600.0 + mi * 60.0 + s;
+    double offset = (sign == '-' ? -1 : 1) * (oh * 3600.0 + om * 60.0);
+    double local = static_cast<double>(days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d))) * 86400 + of_day;
+    return LocalTime{local - offset, of_day};
+}
+
+} // namespace
+
+std::vector<PlannedRun> plan_round(const Experiment& e, int round) {
+    std::vector<PlannedRun> out;
+    for (size_t t : round_order(e, round))
+        out.push_back({e.targets[t].name + "-" + std::to_string(round), e.targets[t].name, round});
+    return out;
+}
+
+std::vector<PlannedRun> initial_plan(const Experiment& e) {
+    return e.adaptive ? plan_round(e, 1) : plan_runs(e);
+}
+
+std::vector<MetricPrecision> primary_precision(const Experiment& e, const std::vector<RunResult>& runs) {
+    std::vector<MetricPrecision> out;
+    for (const auto& t : e.targets)
+        if (t.name != e.baseline)
+            add_comparison(e, runs, t.name, out);
+    return out;
+}
+
+RoundDecision decide_after_round(const Experiment& e, const std::vector<RunResult>& runs, int rounds,
+                                 const RoundClock& clock) {
+    RoundDecision d;
+    d.precision = primary_precision(e, runs);
+    const Adaptive a = e.adaptive.value_or(Adaptive{});
+    double round_s = clock.pace_s * static_cast<double>(e.targets.size());
+    if (a.precision > 0 && rounds >= a.min_runs && all_within(d.precision, a.precision))
+        d = {StopReason::precision, "every primary metric within +-" + percent_text(a.precision) + " after " +
+                                        rounds_text(rounds), d.precision};
+    else if (rounds >= e.runs)
+        d = {StopReason::max_runs, "max " + std::to_string(e.runs) + " runs reached", d.precision};
+    else if (clock.deadline >= 0 && clock.now + round_s > clock.deadline)
+        d = {StopReason::until, "the next round would end after " + a.until, d.precision};
+    return d;
+}
+
+std::optional<double> epoch_of(const std::string& iso8601) {
+    auto t = local_time_of(iso8601);
+    return t ? std::optional(t->epoch) : std::nullopt;
+}
+
+double deadline_of(const Experiment& e, const std::string& started_at) {
+    auto start = local_time_of(started_at);
+    if (!e.adaptive || e.adaptive->until_minutes < 0 || !start)
+        return -1;
+    double deadline = start->epoch - start->of_day + e.adaptive->until_minutes * 60.0;
+    return deadline <= start->epoch ? deadline + 86400 : deadline;
+}
+
+int rounds_that_fit(double now, double deadline, double round_s) {
+    if (round_s <= 0 || deadline <= now)
+        return 0;
+    return static_cast<int>(std::floor((deadline - now) / round_s));
+}
+
+int rounds_in(const State& s, const Experiment& e) {
+    return e.targets.empty() ? 0 : static_cast<int>(s.runs.size() / e.targets.size());
+}
+
+bool round_decision_due(const State& s, const Experiment& e) {
+    return e.adaptive && s.phase == Phase::finishing && !s.aborted && s.stop_reason.empty() &&
+           s.stopped_because.empty() && s.current >= s.runs.size();
+}
+
+State add_round(State s, const Experiment& e) {
+    for (const auto& p : plan_round(e, rounds_in(s, e) + 1))
+        s.runs.push_back({p.run_id, p.target, SlotStatus::pending, 0, "", 0});
+    const TargetState* t = s.current < s.runs.size() ? s.find_target(s.runs[s.current].target) : nullptr;
+    if (!t)
+        return s;
+    s.phase = Phase::running;
+    s.expected = t->deployment;
+    s.default_set = false;
+    return s;
+}
+
+std::string percent_text(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g%%", fraction * 100);
+    return buf;
+}
+
+nlohmann::json precision_json(const Experiment& e, const std::vector<MetricPrecision>& p) {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const auto& x : p)
+        metrics.push_back({{"metric", x.metric},
+                           {"target", x.target},
+                           {"half_width", x.half_width ? nlohmann::json(*x.half_width) : nlohmann::json(nullptr)},
+                           {"why_none", x.why_none}});
+    const Adaptive a = e.adaptive.value_or(Adaptive{});
+    return {{"runs_min", a.min_runs},     {"runs_max", e.runs},
+            {"until", a.until},           {"precision", a.precision > 0 ? nlohmann::json(a.precision) : nlohmann::json(nullptr)},
+            {"metrics", metrics}};
+}
+
+std::string precision_text(const Experiment& e, const std::vector<MetricPrecision>& p) {
+    const Adaptive a = e.adaptive.value_or(Adaptive{});
+    std::string target = a.precision > 0 ? " (target +-" + percent_text(a.precision) + ")" : " (no precision target)";
+    std::string out = "  rounds: min " + std::to_string(a.min_runs) + ", max " + std::to_string(e.runs) +
+                      (a.until.empty() ? "" : ", until " + a.until) + "\n  precision" + target + ":\n";
+    for (const auto& x : p)
+        out += "    " + x.metric + " (" + x.target + "): " +
+               (x.half_width ? "+-" + percent_text(*x.half_width) +
+                                   (a.precision > 0 ? (*x.half_width <= a.precision ? " ok" : " not yet") : "")
+                             : "no interval yet (" + x.why_none + ")") +
+               "\n";
+    return out;
+}
+
+} // namespace bootbench::core
