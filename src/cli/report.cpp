@@ -5,7 +5,7 @@
 #include "core/error.hpp"
 #include "cli/report_summary.hpp"
 #include "cli/report_hosts_summary.hpp"
-#include "sys/store/report_hosts_files.hpp"
+#include "sys/store/report_files.hpp"
 #include "core/render_markdown.hpp"
 #include "core/render_text.hpp"
 #include "sys/store/result_reader.hpp"

@@ -55,14 +55,15 @@ void read_precision(TomlReader& r, const toml::table& t, Adaptive& a) {
     r.error_at(t, "precision", std::string("experiment.precision must be above 0 and below 1 (0.02 is +-2%), got ") + got);
 }
 
-// The metrics the benches give, and the system's own figures.
+// The metrics the benches give, and the system's own figures (the boot's
+// times unless [boot] measure = false).
 std::set<std::string> produced_metrics(const Experiment& e) {
     std::set<std::string> keys;
     for (const auto& b : e.benches)
         for (const auto& m : expected_metrics(b))
             keys.insert(m.key);
     for (const auto& m : metric_catalog())
-        if (m.from == MetricFrom::system)
+        if (m.from == MetricFrom::system && (e.boot.measure || m.key.rfind("boot_", 0) != 0))
             keys.insert(m.key);
     return keys;
 }

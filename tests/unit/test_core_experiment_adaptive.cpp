@@ -108,8 +108,15 @@ TEST_CASE("precision is a fraction above 0 and below 1, and needs runs = { min, 
 TEST_CASE("primary names metrics the benches give", "[experiment][adaptive]") {
     CHECK(error_of(replace(kNight, "\"sysbench_events\"]", "\"schbench_p99_us\"]")) ==
           "exp.toml:7:35: experiment.primary: no bench gives the metric 'schbench_p99_us' (the benches give: "
+          "boot_firmware_s, boot_initrd_s, boot_kernel_s, boot_loader_s, boot_total_s, boot_userspace_s, "
           "mem_slab_mib, mem_used_mib, processes, sched_pipe_ops_sec, sched_pipe_usecs_op, sysbench_events, "
           "sysbench_lat_95th_ms, sysbench_lat_avg_ms)");
+    // The boot's times are primary metrics only where they are measured.
+    CHECK_NOTHROW(parse_experiment(replace(kNight, "\"sysbench_events\"]", "\"boot_total_s\"]"), "exp.toml"));
+    CHECK(error_of(replace(kNight, "\"sysbench_events\"]", "\"boot_total_s\"]") + "[boot]\nmeasure = false\n")
+              .rfind("exp.toml:7:35: experiment.primary: no bench gives the metric 'boot_total_s' (the benches give: "
+                     "mem_slab_mib,",
+                     0) == 0);
     CHECK(error_of(replace(kNight, "primary = [\"sched_pipe_usecs_op\", \"sysbench_events\"]", "primary = \"x\"")) ==
           "exp.toml:7:1: experiment.primary must be an array of strings, not a string");
     // a command bench declares its own

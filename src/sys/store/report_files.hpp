@@ -1,6 +1,10 @@
 #pragma once
-// Writes report.{md,json,svg,html} for a results folder. Used at the end of
-// an experiment, by `abort`, and by `bootbench report`.
+// Writes report.{md,json,svg,html} for a results folder, or for results from
+// several machines (core/report_hosts). Used at the end of an experiment, by
+// `abort`, and by `bootbench report`.
+#include "core/report.hpp"
+#include "core/report_hosts.hpp"
+
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -23,5 +27,10 @@ struct ReportPaths {
 
 // Throws bootbench::Error naming the file when an input cannot be read.
 ReportPaths write_report_files(const ReportRequest& request);
+
+// Renders and writes OUT_PREFIX.{md,json,svg,html}; an error says to choose
+// another place with --out-prefix.
+ReportPaths save_report(const core::Report& report, const std::filesystem::path& out_prefix);
+ReportPaths save_hosts_report(const core::HostsReport& report, const std::filesystem::path& out_prefix);
 
 } // namespace bootbench::sys

@@ -35,7 +35,4 @@ core::Report load_report(const ReportRequest& request);
 // marker), else ./report: never into a published folder or one of files.
 std::filesystem::path default_out_prefix(const std::vector<std::filesystem::path>& inputs);
 
-// Renders and writes report.{md,json,svg,html} (implemented in report_files.cpp).
-ReportPaths save_report(const core::Report& report, const std::filesystem::path& out_prefix);
-
 } // namespace bootbench::sys
