@@ -37,32 +37,43 @@ int iterations_for(const VarianceSplit& v, double c_boot_s, double c_iter_s, boo
     return static_cast<int>(std::clamp(r, 1.0, static_cast<double>(kMaxRepeat)));
 }
 
-} // namespace
-
-std::optional<VarianceSplit> variance_split(const std::vector<std::vector<double>>& boots) {
-    size_t repeated = 0, iterations = 0, dof = 0;
+// The boots' means and the pooled sum of squares within boots: boots of
+// unequal length (after a failed iteration) pool their own n_j - 1.
+struct WithinBoots {
     std::vector<double> means;
-    double within = 0;
+    double sum_sq = 0;
+    size_t dof = 0, iterations = 0, repeated = 0;
+};
+
+WithinBoots within_boots(const std::vector<std::vector<double>>& boots) {
+    WithinBoots w;
     for (const auto& b : boots) {
         if (b.empty())
             continue;
         double m = mean_of(b);
-        means.push_back(m);
+        w.means.push_back(m);
         for (double y : b)
-            within += (y - m) * (y - m);
-        repeated += b.size() > 1;
-        iterations += b.size();
-        dof += b.size() - 1;
+            w.sum_sq += (y - m) * (y - m);
+        w.repeated += b.size() > 1;
+        w.iterations += b.size();
+        w.dof += b.size() - 1;
     }
-    if (means.size() < 2 || repeated == 0)
+    return w;
+}
+
+} // namespace
+
+std::optional<VarianceSplit> variance_split(const std::vector<std::vector<double>>& boots) {
+    WithinBoots w = within_boots(boots);
+    if (w.means.size() < 2 || w.repeated == 0)
         return std::nullopt;
     VarianceSplit v;
-    v.boots = static_cast<int>(means.size());
-    v.iterations = static_cast<double>(iterations) / static_cast<double>(means.size());
-    v.mean = mean_of(means);
-    for (double m : means)
-        v.s2_sq += (m - v.mean) * (m - v.mean) / static_cast<double>(means.size() - 1);
-    v.s1_sq = within / static_cast<double>(dof);
+    v.boots = static_cast<int>(w.means.size());
+    v.iterations = static_cast<double>(w.iterations) / static_cast<double>(w.means.size());
+    v.mean = mean_of(w.means);
+    for (double m : w.means)
+        v.s2_sq += (m - v.mean) * (m - v.mean) / static_cast<double>(w.means.size() - 1);
+    v.s1_sq = w.sum_sq / static_cast<double>(w.dof);
     v.t1_sq = v.s1_sq;
     v.t2_sq = v.s2_sq - v.s1_sq / v.iterations;
     set_shares(v);
