@@ -26,6 +26,10 @@ numbers do not depend on the worker count or the order workers finish in.
     bench/stats_sim.py --bootbench build/bootbench [--experiments 1000]
                        [--quick] [--seed 1] [--workers 2] [--scratch /var/tmp]
 
+--repeat R measures the two-level (hierarchical) interval of `repeat = R`
+instead: R iterations per boot around the boot's own value (--within, noise
+inside a boot), the boot's value their median; the coverage cells only.
+
 --adaptive measures the stopping rule of `runs = { min, max }` with
 `precision` instead (docs/statistics.md, "An experiment that fits the
 night"): A/A experiments of up to max rounds, `bootbench report` run after
@@ -78,11 +82,14 @@ def cells():
     return out
 
 
-def run_doc(run_id, target, index, values):
-    """A minimal bootbench-run/1 document (the writer of bench/report_scale.py)."""
+def run_doc(run_id, target, index, values, iterations=None):
+    """A minimal bootbench-run/1 document (the writer of bench/report_scale.py);
+    with `iterations` (key -> the boot's values), a bench run `repeat` times."""
     t = f"2026-07-{1 + index // 1440:02d}T{(index // 60) % 24:02d}:{index % 60:02d}:00+00:00"
     metrics = {key: {"value": values[key], "unit": unit, "better": better, "bench": key.split("_")[0]}
                for key, unit, better, _ in METRICS}
+    for key, its in (iterations or {}).items():
+        metrics[key]["iterations"] = its
     return {
         "schema": "bootbench-run/1", "experiment": "stats-sim", "run": run_id, "target": target,
         "attempt": 1, "started_at": t, "finished_at": t, "status": "ok", "failure": "",
@@ -103,10 +110,22 @@ def experiment_seed(seed, cell_index, i):
     return (seed * 1000 + cell_index) * 1_000_000 + i
 
 
+def boot_values(rng, centre, noise, repeat, within):
+    """One boot's value of a metric and, with repeat > 1, its iterations: a
+    boot effect exp(N(0, noise)) shared by the boot's iterations, each with
+    its own exp(N(0, within)); the boot's value is their median, as the suite
+    folds them."""
+    boot = centre * math.exp(rng.gauss(0, noise))
+    if repeat <= 1:
+        return boot, None
+    its = [boot * math.exp(rng.gauss(0, within)) for _ in range(repeat)]
+    return sorted(its)[repeat // 2] if repeat % 2 else sum(sorted(its)[repeat // 2 - 1:repeat // 2 + 1]) / 2, its
+
+
 def simulate(task):
     """Write one experiment, run `bootbench report`, return per metric
     (verdict, ci lo, ci hi, p_value, p_holm) in METRICS order."""
-    bootbench, scratch, cell_index, i, seed, (noise, n, ratio) = task
+    bootbench, scratch, cell_index, i, seed, (noise, n, ratio), repeat, within = task
     rng = random.Random(experiment_seed(seed, cell_index, i))
     folder = tempfile.mkdtemp(dir=scratch)
     try:
@@ -114,16 +133,18 @@ def simulate(task):
         # alternate a, b, a, b... as an interleaved experiment would boot them
         for k in range(2 * n):
             target = BASELINE if k % 2 == 0 else SUBJECT
-            values = {}
+            values, iterations = {}, {}
             for key, _, better, centre in METRICS:
                 c = centre
                 if target == SUBJECT:
                     c = centre * ratio if better == "higher" else centre / ratio
-                values[key] = c * math.exp(rng.gauss(0, noise))
+                values[key], its = boot_values(rng, c, noise, repeat, within)
+                if its:
+                    iterations[key] = its
             run_id = f"{target}-{k // 2 + 1}"
             path = os.path.join(folder, run_id + ".json")
             with open(path, "w") as f:
-                json.dump(run_doc(run_id, target, k, values), f)
+                json.dump(run_doc(run_id, target, k, values, iterations), f)
             files.append(path)
         prefix = os.path.join(folder, "report")
         p = subprocess.run([bootbench, "report", *files, "--baseline", BASELINE,
@@ -193,12 +214,12 @@ def power_table(results):
     return "\n".join(lines)
 
 
-def coverage_table(results):
+def coverage_table(results, noises=NOISES):
     lines = ["| true ratio | noise | runs per target | metrics | interval contains true ratio"
              " | below (hi < true) | above (lo > true) | median width (hi/lo - 1) |",
              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for ratio in COVERAGE_RATIOS:
-        for noise in NOISES:
+        for noise in noises:
             for n in COVERAGE_RUNS:
                 metrics = [m for e in results[(noise, n, ratio)] for m in e]
                 with_ci = [(lo, hi) for _, lo, hi, _, _ in metrics if lo is not None]
@@ -329,6 +350,10 @@ def main():
     ap.add_argument("--max", type=int, default=20, help="--adaptive: runs.max (default 20)")
     ap.add_argument("--precision", type=float, nargs="+", default=[0.04, 0.05],
                     help="--adaptive: precision targets, each evaluated on the same experiments")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="iterations per boot (repeat = N): then only the coverage of the two-level "
+                         "interval, at 3%% boot-to-boot noise")
+    ap.add_argument("--within", type=float, default=0.03, help="--repeat: noise within a boot (default 0.03)")
     args = ap.parse_args()
     experiments = 40 if args.quick else args.experiments
     bootbench = os.path.abspath(args.bootbench)
@@ -337,12 +362,13 @@ def main():
     if args.adaptive:
         return main_adaptive(args, bootbench)
 
-    all_cells = cells()
+    noises = NOISES if args.repeat <= 1 else (0.03,)
+    all_cells = cells() if args.repeat <= 1 else [(0.03, n, r) for n in COVERAGE_RUNS for r in COVERAGE_RATIOS]
     scratch = tempfile.mkdtemp(prefix="statsim-", dir=args.scratch)
     # a private copy: a rebuild of the original during the run must not
     # change (or briefly remove) the program measured
     bootbench = shutil.copy2(bootbench, os.path.join(scratch, "bootbench"))
-    tasks = [(bootbench, scratch, ci, i, args.seed, cell)
+    tasks = [(bootbench, scratch, ci, i, args.seed, cell, args.repeat, args.within)
              for ci, cell in enumerate(all_cells) for i in range(experiments)]
     results = {cell: [] for cell in all_cells}
     start = time.monotonic()
@@ -360,6 +386,11 @@ def main():
     print(f"`bootbench report` on {len(tasks)} synthetic experiments ({experiments} per cell, "
           f"{len(METRICS)} independent log-normal metrics each, seed {args.seed}, "
           f"{args.workers} workers): wall {wall:.0f} s ({wall / 60:.1f} min)\n")
+    if args.repeat > 1:
+        print(f"### Coverage of the two-level 95% interval: {args.repeat} iterations per boot, "
+              f"{args.within:.0%} noise within a boot\n")
+        print(coverage_table(results, noises) + "\n")
+        return 0
     print("### A/A: both targets from the same distribution\n")
     print(aa_table(results, experiments) + "\n")
     print("± is the 95% Wilson half-width of the any-verdict rate, in percentage points.\n")
