@@ -225,6 +225,8 @@ void check_cross_references(TomlReader& r, const toml::table& root, const Experi
 // runs = { min, max }, until, precision, primary: experiment_adaptive.cpp.
 void read_adaptive(TomlReader& r, const toml::table& root, Experiment& e);
 void check_adaptive(TomlReader& r, const toml::table& root, const Experiment& e);
+// [report] per_watt names higher-is-better metrics of the benches: experiment_per_watt.cpp.
+void check_per_watt(TomlReader& r, const toml::table& root, const Experiment& e);
 
 Experiment parse_experiment(const std::string& text, const std::string& file_name) {
     TomlReader r(file_name);
@@ -245,6 +247,7 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     read_report_and_notify(r, root, e);
     check_cross_references(r, root, e);
     check_adaptive(r, root, e);
+    check_per_watt(r, root, e);
     r.throw_if_errors();
     bool quick = e.quick;
     e.quick = false; // set by quick_version, once it has scaled the times down

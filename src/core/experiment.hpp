@@ -101,6 +101,7 @@ struct Bench {
 
 struct ReportConfig {
     std::vector<std::string> exclude; // run ids
+    std::vector<std::string> per_watt; // higher-is-better metrics also compared per watt (core/per_watt)
 };
 
 // [boot]: what bootbench records of the boot itself.

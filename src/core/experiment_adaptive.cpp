@@ -91,6 +91,9 @@ void read_adaptive(TomlReader& r, const toml::table& root, Experiment& e) {
     e.adaptive = a;
 }
 
+void check_metric_names(TomlReader& r, const toml::array* list, const std::string& context,
+                        const std::set<std::string>& produced);
+
 // After the benches are read: primary names a metric they give; the order
 // can grow in rounds.
 void check_adaptive(TomlReader& r, const toml::table& root, const Experiment& e) {
@@ -100,16 +103,19 @@ void check_adaptive(TomlReader& r, const toml::table& root, const Experiment& e)
     if (e.order == Order::blocked)
         r.error_at(*t, "order", "experiment.order = \"blocked\" cannot grow one round at a time: with runs = "
                                 "{ min, max }, until or precision use \"interleaved\", \"counterbalanced\" or \"random\"");
-    const toml::array* primary = t->get_as<toml::array>("primary");
-    std::set<std::string> produced = produced_metrics(e);
+    check_metric_names(r, t->get_as<toml::array>("primary"), "experiment.primary", produced_metrics(e));
+}
+
+void check_metric_names(TomlReader& r, const toml::array* list, const std::string& context,
+                        const std::set<std::string>& produced) {
     std::string names;
     for (const auto& k : produced)
         names += (names.empty() ? "" : ", ") + k;
-    for (size_t i = 0; primary && i < primary->size(); ++i) {
-        auto key = (*primary)[i].value<std::string>();
+    for (size_t i = 0; list && i < list->size(); ++i) {
+        auto key = (*list)[i].value<std::string>();
         if (key && !produced.count(*key))
-            r.error_at(TomlReader::pos_of((*primary)[i]),
-                       "experiment.primary: no bench gives the metric '" + *key + "' (the benches give: " + names + ")");
+            r.error_at(TomlReader::pos_of((*list)[i]),
+                       context + ": no bench gives the metric '" + *key + "' (the benches give: " + names + ")");
     }
 }
 

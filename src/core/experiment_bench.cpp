@@ -133,8 +133,9 @@ void read_benches(TomlReader& r, const toml::table& root, Experiment& e) {
 
 void read_report_and_notify(TomlReader& r, const toml::table& root, Experiment& e) {
     if (const toml::table* t = r.optional_table(root, "report", "[report]")) {
-        r.allow_keys(*t, "[report]", {"exclude"});
+        r.allow_keys(*t, "[report]", {"exclude", "per_watt"});
         e.report.exclude = r.string_array(*t, "exclude", "report.exclude");
+        e.report.per_watt = r.string_array(*t, "per_watt", "report.per_watt");
     }
     const toml::table* t = r.optional_table(root, "notify", "[notify]");
     if (!t)

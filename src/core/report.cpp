@@ -1,4 +1,5 @@
 #include "core/report.hpp"
+#include "core/per_watt.hpp"
 
 #include "core/cpu_freq.hpp"
 #include "core/text.hpp"
@@ -430,7 +431,9 @@ Verdict verdict_of(const Comparison& c) {
     return Verdict::same;
 }
 
-Report build_report(const ReportInput& in) {
+Report build_report(const ReportInput& given) {
+    ReportInput in = given;
+    std::vector<std::string> power_warnings = add_per_watt(in.runs, in.per_watt);
     Report report;
     report.baseline = in.baseline;
     report.stopped = in.stopped;
@@ -447,6 +450,7 @@ Report build_report(const ReportInput& in) {
     flag_outliers(report);
     report.caption = make_caption(included);
     report.warnings = comparability_warnings(report, included, in.varied_keys);
+    report.warnings.insert(report.warnings.end(), power_warnings.begin(), power_warnings.end());
     for (const auto& t : report.targets)
         if (t.images.size() > 1)
             report.warnings.push_back(t.name + " measured " + std::to_string(t.images.size()) +

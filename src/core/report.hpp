@@ -37,6 +37,8 @@ struct ReportInput {
     std::set<std::string> varied_keys;
     // Why an adaptive experiment stopped (results/<name>/adaptive.json); "" for fixed runs.
     std::string stopped{};
+    // [report] per_watt: metrics also compared per watt of their bench (core/per_watt).
+    std::vector<std::string> per_watt{};
 };
 
 struct Sample {

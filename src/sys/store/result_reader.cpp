@@ -186,6 +186,7 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
             in.exclude.push_back(
                 {run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
         in.varied_keys = core::varied_environment_keys(*e);
+        in.per_watt = e->report.per_watt;
     }
     return in;
 }
