@@ -154,6 +154,33 @@ def results_folder_tests(tmp):
           "boot timed out after 600 s" in md, md)
 
 
+def per_watt_tests(tmp):
+    """[report] per_watt in the results folder's experiment.toml reaches the
+    report: sysbench_events per watt of its bench's power, compared like any
+    metric (the baseline 20 W, the subject 25 W: 1.25x worse per watt)."""
+    root = os.path.join(tmp, "per-watt")
+    results_folder(root)
+    for name in os.listdir(f"{root}/runs"):
+        path = f"{root}/runs/{name}"
+        with open(path) as f:
+            doc = json.load(f)
+        if doc["status"] == "ok":
+            doc["metrics"]["sysbench_events"]["bench"] = "sysbench-threads"
+            watts = 20.0 if doc["target"] == "bluefin-dx" else 25.0
+            doc["metrics"]["sysbench-threads_power_w"] = {"value": watts, "unit": "W", "better": "lower",
+                                                          "bench": "sysbench-threads"}
+        write_json(path, doc)
+    toml = open(f"{root}/experiment.toml").read().replace("exclude = []", 'exclude = []\nper_watt = ["sysbench_events"]')
+    with open(f"{root}/experiment.toml", "w") as f:
+        f.write(toml)
+    rc, out, err = run("report", root)
+    metrics = {m["key"]: m for m in json.load(open(f"{root}/report.json"))["metrics"]} if rc == 0 else {}
+    m = metrics.get("sysbench_events_per_watt", {})
+    check("per_watt: the experiment file's per_watt gives a metric with a verdict",
+          m.get("verdict") == "worse" and abs(m.get("ratio", 0) - 1 / 1.25) < 0.01 and m.get("unit") == "/W",
+          f"exit {rc}\n{err}\n{json.dumps(m)}")
+
+
 def direction_tests(tmp):
     root = os.path.join(tmp, "direction")
     results_folder(root)
@@ -269,6 +296,7 @@ def main():
     try:
         published_tests(tmp)
         results_folder_tests(tmp)
+        per_watt_tests(tmp)
         direction_tests(tmp)
         reproduce_tests(tmp)
         bad_input_tests(tmp)
