@@ -128,8 +128,10 @@ class Cuts(unittest.TestCase):
             w.record(vm_cuts.Cut("stall", 9))
 
 
-def result_with_boot(total=21.5, finish=30_000_000, benches=31_500_000):
+def result_with_boot(total=21.5, finish=30_000_000, benches=31_500_000, mem=812.0):
     metrics = {} if total is None else {"boot_total_s": {"value": total, "unit": "s"}}
+    if mem is not None:
+        metrics["mem_used_mib"] = {"value": mem, "unit": "MiB"}
     return {"metrics": metrics, "environment": {"boot_finish_monotonic_us": finish,
                                                 "benches_start_monotonic_us": benches,
                                                 "boot_times": "systemd: ..."}}
@@ -147,6 +149,18 @@ class BootTimes(unittest.TestCase):
         problems = vm_checks.boot_times_problems("r.json", result_with_boot(finish=32_000_000))
         self.assertEqual(problems, ["r.json: the boot finished at 32.000 s, after the benches began at "
                                     "31.500 s: the suite ran inside the boot it measured"])
+
+    def test_no_memory_after_settle_is_named(self):
+        self.assertEqual(vm_checks.boot_times_problems("r.json", result_with_boot(mem=None)),
+                         ["r.json: mem_used_mib None, expected a positive number "
+                          "(read from /proc/meminfo after the settle time)"])
+
+    def test_the_report_compares_boot_and_memory_with_verdicts(self):
+        ok = {"metrics": [{"key": "boot_total_s", "verdict": "same"}, {"key": "mem_used_mib", "verdict": "worse"}]}
+        self.assertEqual(vm_checks.report_metric_problems(ok), [])
+        bad = {"metrics": [{"key": "boot_total_s", "verdict": None}]}
+        self.assertEqual(vm_checks.report_metric_problems(bad),
+                         ["report.json: boot_total_s has no verdict", "report.json compares no mem_used_mib"])
 
     def test_no_finish_time_fails(self):
         self.assertIn("boot_finish_monotonic_us None",

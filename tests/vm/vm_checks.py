@@ -464,19 +464,20 @@ def check_fsck(img):
 
 
 def boot_times_problems(path, r):
-    """What is wrong with a result's boot times: boot_total_s must be there
-    and positive, and the boot must have finished (systemd's
+    """What is wrong with a result's boot times: boot_total_s (and the
+    memory after settle, mem_used_mib) must be there and positive, and the boot must have finished (systemd's
     FinishTimestampMonotonic) before the benches began (same clock:
     CLOCK_MONOTONIC, in microseconds), which the resume unit (Type=exec)
     and bootbench's wait for the boot together promise."""
     env = r.get("environment") or {}
-    total = (r.get("metrics") or {}).get("boot_total_s", {})
-    total = total.get("value") if isinstance(total, dict) else total
     finish, benches = env.get("boot_finish_monotonic_us"), env.get("benches_start_monotonic_us")
     problems = []
-    if not isinstance(total, (int, float)) or total <= 0:
-        problems.append(f"{path}: boot_total_s {total!r}, expected a positive number "
-                        f"(boot_times: {env.get('boot_times')!r})")
+    for key, why in (("boot_total_s", f"boot_times: {env.get('boot_times')!r}"),
+                     ("mem_used_mib", "read from /proc/meminfo after the settle time")):
+        value = (r.get("metrics") or {}).get(key, {})
+        value = value.get("value") if isinstance(value, dict) else value
+        if not isinstance(value, (int, float)) or value <= 0:
+            problems.append(f"{path}: {key} {value!r}, expected a positive number ({why})")
     if not isinstance(finish, int) or not isinstance(benches, int) or finish <= 0:
         problems.append(f"{path}: boot_finish_monotonic_us {finish!r}, benches_start_monotonic_us {benches!r}")
     elif finish >= benches:
@@ -548,7 +549,26 @@ def check_report(out):
         expect(f'"{target}"' in text, f"report.json does not mention target {target!r}")
     counts = report_run_counts(report)
     expect(counts == {"a": 2, "b": 2}, f"report.json: runs per target {counts}, expected a: 2, b: 2")
-    print(f"report: {d}/report.{{md,json}} list a and b with 2 runs each")
+    problems = report_metric_problems(report)
+    expect(not problems, "; ".join(problems))
+    print(f"report: {d}/report.{{md,json}} list a and b with 2 runs each, and compare "
+          f"{', '.join(REPORTED_SYSTEM_METRICS)} with a verdict")
+
+
+# The boot's and the system's own metrics, compared like a bench's (issue 13).
+REPORTED_SYSTEM_METRICS = ("boot_total_s", "mem_used_mib")
+
+
+def report_metric_problems(report):
+    """The report compares each of REPORTED_SYSTEM_METRICS with a verdict."""
+    metrics = {m.get("key"): m for m in report.get("metrics", []) if isinstance(m, dict)}
+    problems = []
+    for key in REPORTED_SYSTEM_METRICS:
+        if key not in metrics:
+            problems.append(f"report.json compares no {key}")
+        elif metrics[key].get("verdict") is None:
+            problems.append(f"report.json: {key} has no verdict")
+    return problems
 
 
 def report_run_counts(report):
