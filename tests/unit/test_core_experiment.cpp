@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/error.hpp"
 #include "core/experiment.hpp"
+#include "experiment_text.hpp"
 
 #include <string>
 
@@ -27,22 +28,8 @@ kargs = ["mitigations=off"]
 kind = "perf-sched-pipe"
 )";
 
-// The message parse_experiment reports for `text`, or "" when it is valid.
-std::string error_of(const std::string& text) {
-    try {
-        parse_experiment(text, "exp.toml");
-    } catch (const Error& e) {
-        CHECK(e.code() == ExitCode::bad_input);
-        return e.what();
-    }
-    return "";
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-    auto pos = text.find(from);
-    REQUIRE(pos != std::string::npos);
-    return text.replace(pos, from.size(), to);
-}
+constexpr auto error_of = &bootbench::test::experiment_error;
+using bootbench::test::replace;
 
 } // namespace
 
