@@ -47,6 +47,31 @@ inline void build_laptop_tree(const fs::path& root) {
         write(root / "proc" / pid / "comm", "p\n");
 }
 
+// One target "a" and one command bench "work" that runs `script`, then
+// prints the metric work_value=1; no settling, no thermal wait.
+inline bootbench::core::Experiment one_command_bench(const std::string& script) {
+    using namespace bootbench::core;
+    Experiment e;
+    e.name = "exp";
+    Target t;
+    t.name = "a";
+    e.targets = {t};
+    e.conditions.settle_s = 0;
+    e.conditions.max_start_temp_c = 150;
+    Bench b;
+    b.kind = BenchKind::command;
+    b.name = "work";
+    b.argv = {"sh", "-c", script + "; echo value=1"};
+    b.timeout_s = 10;
+    MetricSpec m;
+    m.key = "work_value";
+    m.regex = "value=([0-9.]+)";
+    m.unit = "x";
+    b.metrics = {m};
+    e.benches = {b};
+    return e;
+}
+
 // Run a-1 of `e`'s first target with /proc and /sys read under `probe_root`,
 // its raw outputs under `dir`/runs/a-1, on a fake clock.
 inline bootbench::core::RunResult run_suite_on(const bootbench::core::Experiment& e, const fs::path& dir,

@@ -38,26 +38,6 @@ class FakeBootTimes final : public sys::BootTimesSource {
     }
 };
 
-Experiment one_bench() {
-    Experiment e;
-    e.name = "exp";
-    Target t;
-    t.name = "a";
-    e.targets = {t};
-    e.conditions.settle_s = 0;
-    e.conditions.max_start_temp_c = 150;
-    Bench b;
-    b.kind = BenchKind::command;
-    b.name = "work";
-    b.argv = {"sh", "-c", "echo value=1"};
-    b.timeout_s = 10;
-    MetricSpec m;
-    m.key = "work_value";
-    m.regex = "value=([0-9.]+)";
-    b.metrics = {m};
-    e.benches = {b};
-    return e;
-}
 
 RunResult run_with(const Experiment& e, sys::BootTimesSource* source, testing::FakeClock& clock,
                    const fs::path& dir, const fs::path& tree) {
@@ -117,7 +97,7 @@ TEST_CASE("run_suite: the boot's times are metrics of the run, and the boot fini
     fake.unfinished = 2;
     testing::FakeClock clock;
     clock.now = 10; // the unit starts 10 s into the boot (CLOCK_MONOTONIC)
-    RunResult r = run_with(one_bench(), &fake, clock, dir.path(), tree.path());
+    RunResult r = run_with(testing::one_command_bench("true"), &fake, clock, dir.path(), tree.path());
     INFO(nlohmann::json(to_json(r)).dump(2));
     CHECK(r.status == RunStatus::ok);
     REQUIRE(r.find("boot_total_s"));
@@ -137,7 +117,7 @@ TEST_CASE("run_suite: boot times off, or no boot of its own, are said in the env
     testing::build_laptop_tree(tree.path());
     FakeBootTimes fake;
     testing::FakeClock clock;
-    Experiment off = one_bench();
+    Experiment off = testing::one_command_bench("true");
     off.boot.measure = false;
     RunResult r = run_with(off, &fake, clock, dir.path(), tree.path());
     CHECK(fake.reads == 0);
@@ -145,7 +125,7 @@ TEST_CASE("run_suite: boot times off, or no boot of its own, are said in the env
     CHECK_FALSE(r.find("boot_total_s"));
     CHECK_FALSE(r.environment.contains("boot_finish_monotonic_us"));
     TempDir dir2;
-    RunResult sandbox = run_with(one_bench(), nullptr, clock, dir2.path(), tree.path());
+    RunResult sandbox = run_with(testing::one_command_bench("true"), nullptr, clock, dir2.path(), tree.path());
     CHECK(sandbox.environment["boot_times"] == "not measured: no boot of its own (a sandbox or a test)");
     CHECK(sandbox.status == RunStatus::ok);
 }
@@ -155,7 +135,7 @@ TEST_CASE("run_suite: boot times alone are no result: a run whose benches all fa
     testing::build_laptop_tree(tree.path());
     FakeBootTimes fake;
     testing::FakeClock clock;
-    Experiment e = one_bench();
+    Experiment e = testing::one_command_bench("true");
     e.benches[0].argv = {"sh", "-c", "exit 3"};
     RunResult r = run_with(e, &fake, clock, dir.path(), tree.path());
     CHECK(r.find("boot_total_s"));

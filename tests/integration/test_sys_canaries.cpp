@@ -53,29 +53,6 @@ void add_rapl(const fs::path& root) {
     testing::write(root / "dev/kmsg", "4,1,10,-;an old warning, before the suite\n");
 }
 
-Experiment one_bench(const std::string& script) {
-    Experiment e;
-    e.name = "exp";
-    Target t;
-    t.name = "a";
-    e.targets = {t};
-    e.conditions.settle_s = 0;
-    e.conditions.max_start_temp_c = 150;
-    Bench b;
-    b.kind = BenchKind::command;
-    b.name = "work";
-    b.argv = {"sh", "-c", script + "; echo value=1"};
-    b.timeout_s = 10;
-    MetricSpec m;
-    m.key = "work_value";
-    m.regex = "value=([0-9.]+)";
-    m.unit = "x";
-    b.metrics = {m};
-    e.benches = {b};
-    return e;
-}
-
-
 } // namespace
 
 TEST_CASE("system figures: memory in use, slab and processes from the probe root") {
@@ -141,7 +118,7 @@ TEST_CASE("run_suite on a fake tree: a bench's energy and power, kernel warnings
                          "; printf '6,2,20,-;info\\n4,3,21,-;CPU0: Core temperature above threshold\\n' >> " +
                          (tree.path() / "dev/kmsg").string() + "; echo 16 > " +
                          (cpu0 / "core_throttle_count").string();
-    RunResult r = testing::run_suite_on(one_bench(script), dir.path(), tree.path());
+    RunResult r = testing::run_suite_on(testing::one_command_bench(script), dir.path(), tree.path());
     INFO(nlohmann::json(to_json(r)).dump(2));
     CHECK(r.status == RunStatus::ok);
     CHECK(r.environment["energy"] == "RAPL: intel-rapl:0 (package-0) intel-rapl:1 (package-1)");
@@ -162,7 +139,7 @@ TEST_CASE("run_suite on a fake tree: an energy file gone during the bench leaves
     testing::build_laptop_tree(tree.path());
     add_rapl(tree.path());
     fs::path file = zone(tree.path(), "intel-rapl:0") / "energy_uj";
-    RunResult r = testing::run_suite_on(one_bench("rm " + file.string()), dir.path(), tree.path());
+    RunResult r = testing::run_suite_on(testing::one_command_bench("rm " + file.string()), dir.path(), tree.path());
     CHECK(r.status == RunStatus::partial);
     CHECK(r.find("work_value"));
     CHECK(missing(r.missing, "work_energy_j") == "energy of bench work not measured: cannot read " +
@@ -184,7 +161,7 @@ TEST_CASE("canaries: a kernel log that cannot be opened or read is said in the r
 
 TEST_CASE("run_suite on this machine: memory, processes, energy said, kernel log read") {
     TempDir dir;
-    RunResult r = testing::run_suite_on(one_bench("true"), dir.path(), "/");
+    RunResult r = testing::run_suite_on(testing::one_command_bench("true"), dir.path(), "/");
     REQUIRE(r.find("mem_used_mib"));
     CHECK(r.find("mem_used_mib")->value > 0);
     CHECK(r.find("mem_slab_mib")->value > 0);
@@ -217,7 +194,7 @@ TEST_CASE("run_suite on a fake tree: each bench's average CPU frequency is in th
     fs::path cur = tree.path() / "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq";
     testing::write(cur, "3000000\n");
     // the CPU slows down for the rest of the bench: the average lies between
-    RunResult r = testing::run_suite_on(one_bench("echo 1000000 > " + cur.string() + "; sleep 0.6"), dir.path(),
+    RunResult r = testing::run_suite_on(testing::one_command_bench("echo 1000000 > " + cur.string() + "; sleep 0.6"), dir.path(),
                                         tree.path());
     INFO(nlohmann::json(to_json(r)).dump(2));
     REQUIRE(r.environment.contains("cpu_freq_mhz"));
@@ -226,6 +203,6 @@ TEST_CASE("run_suite on a fake tree: each bench's average CPU frequency is in th
     CHECK(mhz < 3000);
     TempDir dir2, bare;
     testing::build_laptop_tree(bare.path()); // cpufreq policies, but no per-CPU scaling_cur_freq
-    RunResult without = testing::run_suite_on(one_bench("true"), dir2.path(), bare.path());
+    RunResult without = testing::run_suite_on(testing::one_command_bench("true"), dir2.path(), bare.path());
     CHECK_FALSE(without.environment.contains("cpu_freq_mhz"));
 }
