@@ -50,6 +50,19 @@ void check_target(const std::string& role, const std::string& name,
                           name_list(names) + " (pass --" + role + " with one of them)");
 }
 
+} // namespace
+
+std::string subject_of(const ReportInput& in) {
+    if (!in.subject.empty())
+        return in.subject;
+    for (const auto& n : target_names(in.runs))
+        if (n != in.baseline)
+            return n;
+    return "";
+}
+
+namespace {
+
 // Baseline first, then the subject, then the others by name.
 std::vector<std::string> ordered_targets(const ReportInput& in, std::string& subject) {
     std::vector<std::string> names = target_names(in.runs);
@@ -57,12 +70,9 @@ std::vector<std::string> ordered_targets(const ReportInput& in, std::string& sub
         throw input_error("no baseline: pass --baseline with one of the targets " +
                           name_list(names) + " (or set baseline in the experiment file)");
     check_target("baseline", in.baseline, names);
-    subject = in.subject;
-    if (!subject.empty())
-        check_target("subject", subject, names);
-    for (const auto& n : names)
-        if (subject.empty() && n != in.baseline)
-            subject = n;
+    if (!in.subject.empty())
+        check_target("subject", in.subject, names);
+    subject = subject_of(in);
     if (subject.empty() || subject == in.baseline)
         throw input_error("nothing to compare: the results have runs of '" + in.baseline +
                           "' only; a report needs runs of two targets");

@@ -171,6 +171,10 @@ struct Report {
     const TargetReport* find_target(const std::string& name) const;
 };
 
+// The subject a report compares: `in.subject`, else the first target by name
+// that is not the baseline; "" when there is none.
+std::string subject_of(const ReportInput& in);
+
 // Throws bootbench::Error (exit 2) for an unknown baseline or subject, an
 // excluded run that is not in the results, or no metric common to both.
 Report build_report(const ReportInput& input);

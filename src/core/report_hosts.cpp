@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 namespace bootbench::core {
 
@@ -41,16 +40,6 @@ void set_labels(std::vector<HostReport>& hosts) {
     }
     std::sort(hosts.begin(), hosts.end(),
               [](const HostReport& a, const HostReport& b) { return a.host.label < b.host.label; });
-}
-
-std::string subject_of(const ReportInput& in) {
-    if (!in.subject.empty())
-        return in.subject;
-    std::set<std::string> names;
-    for (const auto& r : in.runs)
-        if (r.target != in.baseline)
-            names.insert(r.target);
-    return names.empty() ? "" : *names.begin();
 }
 
 // Every exclusion must name a run some machine has; each machine gets its own.

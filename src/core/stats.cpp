@@ -230,14 +230,6 @@ size_t index_below(std::uint64_t bits32, size_t n) {
     return static_cast<size_t>((bits32 * n) >> 32);
 }
 
-// The median of `values` drawn with replacement.
-double resampled_median(const std::vector<double>& values, SplitMix64& rng, std::vector<double>& scratch) {
-    scratch.clear();
-    for (size_t i = 0; i < values.size(); ++i)
-        scratch.push_back(values[index_below(rng.next() >> 32, values.size())]);
-    return median(scratch);
-}
-
 // One two-level resample of a target: boots drawn, then their iterations.
 double two_level_draw(const std::vector<std::vector<double>>& boots, SplitMix64& rng,
                       std::vector<double>& per_boot, std::vector<double>& scratch) {
@@ -250,6 +242,13 @@ double two_level_draw(const std::vector<std::vector<double>>& boots, SplitMix64&
 }
 
 } // namespace
+
+double resampled_median(const std::vector<double>& values, SplitMix64& rng, std::vector<double>& scratch) {
+    scratch.clear();
+    for (size_t i = 0; i < values.size(); ++i)
+        scratch.push_back(values[index_below(rng.next() >> 32, values.size())]);
+    return median(scratch);
+}
 
 Interval hierarchical_ratio_ci(const std::vector<std::vector<double>>& subject,
                                const std::vector<std::vector<double>>& baseline, Better better,

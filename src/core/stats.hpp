@@ -67,6 +67,12 @@ struct Interval {
 Interval bootstrap_ratio_ci(const std::vector<double>& subject, const std::vector<double>& baseline,
                             Better better, std::uint64_t seed, int resamples = kBootstrapResamples);
 
+class SplitMix64; // core/plan.hpp
+
+// The median of `values` drawn with replacement (`scratch` holds the draw):
+// one level of the two-level bootstraps, of iterations or of runs.
+double resampled_median(const std::vector<double>& values, SplitMix64& rng, std::vector<double>& scratch);
+
 // Two-level percentile 95% bootstrap for runs with iterations inside each
 // boot (`repeat`): each resample draws boots with replacement, then each
 // drawn boot's iterations with replacement; a boot's value is the median of

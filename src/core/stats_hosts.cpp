@@ -9,15 +9,6 @@ namespace bootbench::core {
 
 namespace {
 
-// The median of `values` drawn with replacement.
-double resampled_median(const std::vector<double>& values, SplitMix64& rng) {
-    std::vector<double> drawn;
-    drawn.reserve(values.size());
-    for (size_t i = 0; i < values.size(); ++i)
-        drawn.push_back(values[rng.below(values.size())]);
-    return median(std::move(drawn));
-}
-
 double host_ratio(const HostSamples& h, Better better) {
     return better_ratio(median(h.subject), median(h.baseline), better);
 }
@@ -41,13 +32,13 @@ double pooled_ratio(const std::vector<HostSamples>& hosts, Better better) {
 Interval bootstrap_hosts_ci(const std::vector<HostSamples>& hosts, Better better,
                             std::uint64_t seed, int resamples) {
     SplitMix64 rng(seed);
-    std::vector<double> pooled, ratios(hosts.size());
+    std::vector<double> pooled, ratios(hosts.size()), scratch;
     pooled.reserve(static_cast<size_t>(resamples));
     for (int i = 0; i < resamples; ++i) {
         for (double& r : ratios) {
             const HostSamples& h = hosts[rng.below(hosts.size())];
-            r = better_ratio(resampled_median(h.subject, rng), resampled_median(h.baseline, rng),
-                             better);
+            r = better_ratio(resampled_median(h.subject, rng, scratch),
+                             resampled_median(h.baseline, rng, scratch), better);
         }
         pooled.push_back(geometric_mean(ratios));
     }
