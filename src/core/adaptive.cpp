@@ -84,38 +84,18 @@ std::string rounds_text(int n) {
     return std::to_string(n) + (n == 1 ? " round" : " rounds");
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's).
-long long days_from_civil(long long y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    const long long era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
-// Seconds from local midnight, and the offset, of an ISO 8601 time.
+// Seconds from local midnight, and the epoch, of an ISO 8601 time.
 struct LocalTime {
     double epoch = 0;
     double of_day = 0;
 };
 
 std::optional<LocalTime> local_time_of(const std::string& iso) {
-    int y, mo, d, h, mi, s, oh = 0, om = 0, used = 0;
-    char sign = 'Z';
-    if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6)
+    auto epoch = epoch_seconds(iso); // core/report_checks: the one ISO 8601 reader
+    int h = 0, mi = 0, s = 0;
+    if (!epoch || std::sscanf(iso.c_str() + 11, "%2d:%2d:%2d", &h, &mi, &s) != 3 || h > 23 || mi > 59 || s > 60)
         return std::nullopt;
-    const char* rest = iso.c_str() + used;
-    if ((*rest == '+' || *rest == '-') && std::sscanf(rest + 1, "%2d:%2d", &oh, &om) == 2)
-        sign = *rest;
-    else if (std::string(rest) != "Z")
-        return std::nullopt;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
-        return std::nullopt;
-    double of_day = h * 3600.0 + mi * 60.0 + s;
-    double offset = (sign == '-' ? -1 : 1) * (oh * 3600.0 + om * 60.0);
-    double local = static_cast<double>(days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d))) * 86400 + of_day;
-    return LocalTime{local - offset, of_day};
+    return LocalTime{static_cast<double>(*epoch), h * 3600.0 + mi * 60.0 + s};
 }
 
 } // namespace
