@@ -441,9 +441,11 @@ Verdict verdict_of(const Comparison& c) {
     return Verdict::same;
 }
 
-Report build_report(const ReportInput& given) {
-    ReportInput in = given;
-    std::vector<std::string> power_warnings = add_per_watt(in.runs, in.per_watt);
+namespace {
+
+// The report of `in`, whose runs already carry any per-watt metrics, with
+// `power_warnings` (add_per_watt's) among its warnings.
+Report report_of(const ReportInput& in, const std::vector<std::string>& power_warnings) {
     Report report;
     report.baseline = in.baseline;
     report.stopped = in.stopped;
@@ -468,6 +470,17 @@ Report build_report(const ReportInput& given) {
                                       images_text(t));
     note_canaries(report, included);
     return report;
+}
+
+} // namespace
+
+// The runs are copied only to derive per-watt metrics, when [report] asks.
+Report build_report(const ReportInput& in) {
+    if (in.per_watt.empty())
+        return report_of(in, {});
+    ReportInput with_power = in;
+    std::vector<std::string> warnings = add_per_watt(with_power.runs, with_power.per_watt);
+    return report_of(with_power, warnings);
 }
 
 } // namespace bootbench::core
