@@ -127,6 +127,8 @@ int cmd_status(const Args& args) {
     auto stored = stored_results(paths, *state);
     core::StatusInput in{*state, last_result(stored, *state), paths.results(state->experiment).string(),
                          seconds_since(state->started_at), clock_after, partial_results(stored, *state)};
+    if (!host->offline())
+        in.booted = host->booted().ref;
     auto adaptive = adaptive_experiment(paths);
     auto precision = adaptive ? core::primary_precision(*adaptive, present(stored)) : std::vector<core::MetricPrecision>{};
     if (args.flag("json")) {

@@ -85,6 +85,10 @@ std::string partial_causes(const std::vector<RunResult>& partial) {
     return out;
 }
 
+bool reboot_pending(const StatusInput& in) {
+    return in.state.phase == Phase::finished && in.booted && *in.booted != in.state.original_default;
+}
+
 nlohmann::json status_json(const StatusInput& in) {
     const State& s = in.state;
     nlohmann::json j = {{"experiment", s.experiment},
@@ -114,6 +118,8 @@ nlohmann::json status_json(const StatusInput& in) {
         if (r.status == SlotStatus::failed)
             failures.push_back({{"run", r.run_id}, {"reason", r.failure}});
     j["failures"] = failures;
+    j["booted"] = in.booted ? nlohmann::json(describe(*in.booted)) : nlohmann::json(nullptr);
+    j["reboot_pending"] = reboot_pending(in);
     return j;
 }
 
@@ -139,6 +145,8 @@ std::string status_text(const StatusInput& in) {
         out += "  next: run " + std::to_string(s.current + 1) + " of " + std::to_string(s.runs.size()) +
                ", " + r->run_id + " (target " + r->target + ", " + count_of(r->attempts, "attempt") +
                " so far) on " + describe(s.expected) + "\n";
+    if (reboot_pending(in))
+        out += "  next: a reboot into the original default " + describe(s.original_default) + "\n";
     if (auto left = remaining_s(in))
         out += "  estimated time left: " + format_duration(*left) +
                (in.clock_after ? ", finishing about " + in.clock_after(*left, ClockFormat::local) : "") + "\n";

@@ -24,7 +24,15 @@ struct StatusInput {
     std::string (*clock_after)(double seconds, ClockFormat format) = nullptr;
     // The stored results of runs that ended partial (a metric missing).
     std::vector<RunResult> partial{};
+    // The deployment the machine runs now; nullopt when not known (an
+    // offline sysroot).
+    std::optional<DeploymentRef> booted{};
 };
+
+// The experiment is over and bootbench reboots into the original default
+// next: its last run ended in a target. Results fetched now are cut off by
+// that reboot.
+bool reboot_pending(const StatusInput& in);
 
 // The time left from the pace so far: elapsed / runs ended x runs left.
 std::optional<double> remaining_s(const StatusInput& in);

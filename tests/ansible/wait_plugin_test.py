@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The bound of bootbench_wait from `bootbench plan`'s estimate, on
-hand-computed values. Needs the ansible Python package (Debian's
+hand-computed values, and when it says the experiment is over. Needs the ansible Python package (Debian's
 ansible-core is for /usr/bin/python3)."""
 import sys
 
@@ -37,4 +37,9 @@ same(w.bound_seconds(0, PLAN, False), (11760, "1.5 x plan's estimate of 7800 s")
 same(w.bound_seconds(0, PLAN, True), (423, "1.5 x plan's estimate of 242 s"), "sandbox bound")
 same(w.bound_seconds(50, PLAN, False), (50, "bootbench_timeout"), "a given timeout wins")
 same(w.bound_seconds(0, "", False), (3600, "no estimate in plan's output: 3600 s"), "fallback")
+same(w.is_over({"phase": "running"}), False, "running")
+same(w.is_over({"phase": "finished", "reboot_pending": False}), True, "finished, up in the original default")
+same(w.is_over({"phase": "finished", "reboot_pending": True}), False, "finished, rebooting into the original next")
+same(w.is_over({"phase": "aborted"}), True, "aborted")
+same(w.is_over({"phase": "finished"}), True, "finished, by a bootbench without reboot_pending")
 sys.exit(1 if failures else 0)

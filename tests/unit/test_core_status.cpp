@@ -140,3 +140,28 @@ TEST_CASE("the time per run: estimated before any run, then the pace measured so
     in.state.runs[2].status = SlotStatus::done; // stored before an interruption: no time measured
     CHECK(pace_seconds(in.state, e, true) == Approx(100.5));
 }
+
+// A finished experiment whose host is still in a target reboots into the
+// original default next: a script that fetches the results now loses them
+// to that reboot (the Ansible wait reads reboot_pending).
+TEST_CASE("a finished experiment still in a target says it reboots next", "[status]") {
+    StatusInput in = sample(); // original default os/cc.0
+    in.state = finish(in.state);
+    in.booted = DeploymentRef{"os", "bb", 0};
+    CHECK(status_json(in)["reboot_pending"] == true);
+    CHECK(status_json(in)["booted"] == "os/bb.0");
+    CHECK(status_text(in).find("  next: a reboot into the original default os/cc.0\n") != std::string::npos);
+    in.booted = DeploymentRef{"os", "cc", 0};
+    CHECK(status_json(in)["reboot_pending"] == false);
+    CHECK(status_text(in).find("next: a reboot") == std::string::npos);
+}
+
+TEST_CASE("a running experiment, or an unknown booted deployment, has no reboot pending", "[status]") {
+    StatusInput in = sample();
+    in.booted = DeploymentRef{"os", "bb", 0};
+    CHECK(status_json(in)["reboot_pending"] == false); // running: the unit reboots, not the end
+    in.state = finish(in.state);
+    in.booted.reset();
+    CHECK(status_json(in)["reboot_pending"] == false);
+    CHECK(status_json(in)["booted"] == nullptr);
+}

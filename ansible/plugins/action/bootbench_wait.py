@@ -48,6 +48,13 @@ def bound_seconds(timeout, plan_output, sandbox):
     return int(estimate * 1.5) + 60, "1.5 x plan's estimate of %d s" % estimate
 
 
+def is_over(status):
+    """Whether the experiment is over and the host stays up: a finished
+    experiment whose last run ended in a target reboots into the original
+    default next (reboot_pending), and a fetch now would be cut off."""
+    return status.get("phase") in ("finished", "aborted") and not status.get("reboot_pending", False)
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(("status_command", "plan_output", "sandbox", "timeout", "poll", "start_grace"))
@@ -100,7 +107,7 @@ class ActionModule(ActionBase):
                 return result
             if status is not None:
                 last = status
-                if status.get("phase") in ("finished", "aborted"):
+                if is_over(status):
                     result.update(changed=False, status=status, unreachable_count=state["unreachable"],
                                   failed=status["phase"] != "finished",
                                   msg="experiment %s: %s" % (status.get("experiment"), status["phase"]))

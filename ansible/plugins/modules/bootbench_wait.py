@@ -9,8 +9,9 @@ module: bootbench_wait
 short_description: Wait across a host's own reboots until its bootbench experiment is over
 description:
   - Runs C(bootbench status --json) on the host until the experiment's phase is finished or
-    aborted; an unreachable host (rebooting) is retried after a connection reset with backoff
-    (up to 12 s), as often as needed.
+    aborted and the host stays up (a finished experiment whose last run ended in a target says
+    C(reboot_pending) until it has rebooted into the original default); an unreachable host
+    (rebooting) is retried after a connection reset with backoff (up to 12 s), as often as needed.
   - The bound is I(timeout) when given, else 1.5 times the estimate in I(plan_output), plus a minute.
   - Fails when the bound passes, when the experiment was aborted, or when a reachable host says it
     has no experiment for longer than I(start_grace).
