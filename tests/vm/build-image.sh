@@ -229,14 +229,14 @@ commit_refs() {
 # ostree's syslinux writer edits the config it finds: it must exist before
 # the first deploy.
 prepare_bootloader_config() {
+  # As on Fedora: the running system sees /sysroot read-only, and bootbench
+  # must write into other deployments from a private mount namespace.
+  ostree config --repo="$REPO" set sysroot.readonly true
   if [ "$BOOT_MODE" = kernel ]; then
     ostree config --repo="$REPO" set sysroot.bootloader none
     return
   fi
   ostree config --repo="$REPO" set sysroot.bootloader syslinux
-  # As on Fedora: the running system sees /sysroot read-only, and bootbench
-  # must write into other deployments from a private mount namespace.
-  ostree config --repo="$REPO" set sysroot.readonly true
   mkdir -p "$SR/boot/loader.0" "$SR/boot/syslinux"
   printf 'SERIAL 0 115200\nPROMPT 0\n' >"$SR/boot/loader.0/syslinux.cfg"
   ln -sfn loader.0 "$SR/boot/loader"
