@@ -9,7 +9,8 @@ bootbench_quick), told apart by what they have:
   bootc   RUN/ostree-booted, neither toolbox nor distrobox: the binary is copied;
   debian  a `toolbox` but no ostree-booted: the binary is copied;
   broken  like atomic, but the build in the toolbox fails: only this host
-          fails, with bootstrap's message, and the others finish.
+          fails, with bootstrap's message, and the others finish;
+  typo    like atomic, with bootbench_build=docker: fails with the message.
 
 Each host's RUN folder is its bootbench_run_dir (the role passes it to
 ./bootstrap as BOOTBENCH_RUN_DIR). Each host's Python (ansible_python_interpreter)
@@ -46,6 +47,7 @@ HOSTS = {  # host: (ostree-booted, stand-ins on its PATH)
     "bootc": (True, ("podman",)),
     "debian": (False, ("toolbox", "podman")),
     "broken": (True, ("toolbox", "podman")),
+    "typo": (True, ("toolbox", "podman")),  # bootbench_build=docker
 }
 BOX_CMD = "env BOOTBENCH_WERROR=0 ./bootstrap"
 BUILT = [
@@ -100,7 +102,7 @@ def make_host(tmp, host, binary):
     write(f"{d}/python", f"#!/bin/sh\nexport PATH={d}/bin:/usr/bin:/bin CALLS={d}/calls STATE={d}/state "
           f"BOOTBENCH_OS_RELEASE={d}/os-release\nexec /usr/bin/python3 \"$@\"\n", 0o755)
     return (f"{host} ansible_connection=local bootbench_workdir={d}/work bootbench_run_dir={d}/run "
-            f"ansible_python_interpreter={d}/python")
+            f"ansible_python_interpreter={d}/python" + (" bootbench_build=docker" if host == "typo" else ""))
 
 
 def calls(tmp, host):
@@ -130,7 +132,9 @@ def sha256(data):
 def check_first_run(tmp, binary, root):
     p = playbook(tmp, binary, root)
     check(p.returncode == 2, f"ansible-playbook exited {p.returncode}, not 2 (broken does not finish)")
-    check("not finished: broken" in p.stdout, "the play does not name broken alone as not finished")
+    check("not finished: broken, typo\"" in p.stdout, "the play does not name broken and typo alone as not finished")
+    check("typo: bootbench_build is 'docker': it is copy, toolbox or auto" in p.stdout, "typo's outcome")
+    check(calls(tmp, "typo") == [], f"typo built: {calls(tmp, 'typo')}")
     check(f"broken: ./bootstrap failed on this host (exit 1): {MESON_ERROR}" in p.stdout,
           "broken's outcome is not bootstrap's message")
     for host in ("atomic", "bootc", "debian"):
