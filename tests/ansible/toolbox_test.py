@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The role's bootbench_build: auto on four inventory hosts of this machine
+"""The role's bootbench_build: auto on five inventory hosts of this machine
 (ansible_connection=local, each its own working folder, bootbench_sandbox and
 bootbench_quick), told apart by what they have:
 
