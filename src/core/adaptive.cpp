@@ -61,6 +61,7 @@ void add_comparison(const Experiment& e, const std::vector<RunResult>& runs, con
     in.baseline = e.baseline;
     in.subject = subject;
     in.exclude = present_exclusions(e, runs);
+    in.per_watt = e.report.per_watt;
     std::set<std::string> seen;
     try {
         for (const auto& m : build_report(in).metrics)

@@ -3,6 +3,7 @@
 #include "core/experiment.hpp"
 #include "core/metric_catalog.hpp"
 #include "core/parsers.hpp"
+#include "core/per_watt.hpp"
 #include "core/toml_reader.hpp"
 
 #include <cstdio>
@@ -65,6 +66,8 @@ std::set<std::string> produced_metrics(const Experiment& e) {
     for (const auto& m : metric_catalog())
         if (m.from == MetricFrom::system && (e.boot.measure || m.key.rfind("boot_", 0) != 0))
             keys.insert(m.key);
+    for (const auto& k : e.report.per_watt) // checked by check_per_watt
+        keys.insert(per_watt_key(k));
     return keys;
 }
 

@@ -2,6 +2,7 @@
 // higher-is-better (a rate or a count): a latency per watt means nothing.
 #include "core/experiment.hpp"
 #include "core/parsers.hpp"
+#include "core/per_watt.hpp"
 #include "core/toml_reader.hpp"
 
 #include <algorithm>
@@ -62,6 +63,29 @@ std::string lower_is_better_message(const Experiment& e, const std::string& key)
                          : "list a rate or a count, such as '" + rate + "'");
 }
 
+// The bench that gives `key` itself, "" when none does.
+std::string bench_giving(const Experiment& e, const std::string& key) {
+    for (const auto& b : e.benches)
+        for (const auto& m : expected_metrics(b))
+            if (m.key == key)
+                return b.name.empty() ? to_string(b.kind) : b.name;
+    return "";
+}
+
+// What is wrong with the entry `key` at `i` besides being unknown: "" when nothing.
+std::string entry_problem(const Experiment& e, const toml::array& list, size_t i, const std::string& key) {
+    for (size_t j = 0; j < i; ++j)
+        if (list[j].value<std::string>() == key)
+            return "report.per_watt lists '" + key + "' twice";
+    std::optional<MetricSpec> spec = spec_of(e, key);
+    if (spec && spec->better == Better::lower)
+        return lower_is_better_message(e, key);
+    if (std::string bench = bench_giving(e, per_watt_key(key)); !bench.empty())
+        return "report.per_watt: '" + key + "' derives '" + per_watt_key(key) + "', which bench " + bench +
+               " gives already: rename that metric";
+    return "";
+}
+
 } // namespace
 
 void check_per_watt(TomlReader& r, const toml::table& root, const Experiment& e) {
@@ -70,9 +94,9 @@ void check_per_watt(TomlReader& r, const toml::table& root, const Experiment& e)
     check_metric_names(r, list, "report.per_watt", bench_metric_keys(e));
     for (size_t i = 0; list && i < list->size(); ++i) {
         auto key = (*list)[i].value<std::string>();
-        std::optional<MetricSpec> spec = key ? spec_of(e, *key) : std::nullopt;
-        if (spec && spec->better == Better::lower)
-            r.error_at(TomlReader::pos_of((*list)[i]), lower_is_better_message(e, *key));
+        std::string problem = key ? entry_problem(e, *list, i, *key) : "";
+        if (!problem.empty())
+            r.error_at(TomlReader::pos_of((*list)[i]), problem);
     }
 }
 

@@ -75,6 +75,19 @@ TEST_CASE("precision: a noisy primary metric keeps it going; every metric is pri
     CHECK(decide_after_round(e, rounds_of(10, 0.2), 10, kNoDeadline).reason == StopReason::none);
 }
 
+TEST_CASE("precision: a per-watt metric can be the primary one", "[adaptive][per_watt]") {
+    Experiment e = adaptive(6, 30, 0.02);
+    e.report.per_watt = {"lat"};
+    e.adaptive->primary = {"lat_per_watt"};
+    std::vector<RunResult> runs = rounds_of(6, 0.001);
+    for (auto& r : runs)
+        r.metrics.push_back({"b_power_w", 20, "W", Better::lower, "b"}); // the bench's power
+    RoundDecision d = decide_after_round(e, runs, 6, kNoDeadline);
+    REQUIRE(d.precision.size() == 1);
+    CHECK(d.precision[0].metric == "lat_per_watt");
+    CHECK(d.reason == StopReason::precision);
+}
+
 TEST_CASE("min is respected: a precise interval before min rounds does not stop", "[adaptive]") {
     Experiment e = adaptive(8, 30, 0.02);
     e.adaptive->primary = {"lat"};

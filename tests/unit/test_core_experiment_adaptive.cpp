@@ -113,6 +113,12 @@ TEST_CASE("primary names metrics the benches give", "[experiment][adaptive]") {
                                           "key = \"night_ops\"\nregex = 'v ([0-9]+)'"),
                                   "\"sysbench_events\"]", "\"night_ops\"]");
     CHECK(error_of(command) == "");
+    // a per-watt metric of [report] per_watt
+    std::string watts = replace(kNight, "\"sysbench_events\"]", "\"sysbench_events_per_watt\"]") +
+                        "\n[report]\nper_watt = [\"sysbench_events\"]\n";
+    CHECK(error_of(watts) == "");
+    CHECK(error_of(replace(kNight, "\"sysbench_events\"]", "\"sysbench_events_per_watt\"]"))
+              .find("no bench gives the metric 'sysbench_events_per_watt'") != std::string::npos);
 }
 
 TEST_CASE("a blocked order cannot grow one round at a time", "[experiment][adaptive]") {

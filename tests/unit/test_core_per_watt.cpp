@@ -159,6 +159,23 @@ TEST_CASE("per watt: [report] per_watt lists higher-is-better metrics a bench gi
     CHECK(error_of("per_watt = [1]\n") == "exp.toml:20:13: report.per_watt must hold only strings, found an integer");
 }
 
+TEST_CASE("per watt: a metric listed twice, or a derived name a bench already gives, is refused",
+          "[per_watt][experiment]") {
+    CHECK(error_of("per_watt = [\"sysbench_events\", \"sysbench_events\"]\n") ==
+          "exp.toml:20:32: report.per_watt lists 'sysbench_events' twice");
+    std::string text = kExperiment + "\n[[bench]]\nkind = \"command\"\nname = \"mine\"\nargv = [\"x\"]\n"
+                       "timeout_s = 5\n[[bench.metric]]\nbetter = \"higher\"\nkey = \"sysbench_events_per_watt\"\n"
+                       "regex = 'v ([0-9]+)'\n[report]\nper_watt = [\"sysbench_events\"]\n";
+    try {
+        parse_experiment(text, "exp.toml");
+        FAIL("a derived key that a bench gives was accepted");
+    } catch (const Error& e) {
+        CHECK(std::string(e.what()) ==
+              "exp.toml:30:13: report.per_watt: 'sysbench_events' derives 'sysbench_events_per_watt', which bench "
+              "mine gives already: rename that metric");
+    }
+}
+
 TEST_CASE("per watt: with no rate among the benches the message says so", "[per_watt][experiment]") {
     std::string text = kExperiment;
     text.replace(text.find("sysbench-threads"), 16, "perf-sched-messaging");

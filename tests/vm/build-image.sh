@@ -6,6 +6,7 @@
 # extlinux's config natively), with bootbench in the stateroot's /var.
 #
 #   build-image.sh --bootbench BIN --scenario NAME --workdir DIR [--boot extlinux|kernel]
+#                  [--ssh-key PUB]   (ansible: root may log in over ssh with this key)
 #
 # Leaves DIR/disk.img and DIR/manifest.env (boot mode, refs, commits, deployments).
 # The root archive is cached in ${BOOTBENCH_VM_CACHE:-/var/cache/bootbench-vm}
@@ -26,8 +27,10 @@ CACHE_MAX_AGE_DAYS=7
 # Fedora Atomic image has too: no libtomlplusplus, which is compiled in).
 # As on Fedora Atomic, the root has podman but no benchmark tools: they come
 # from a tools image (make_tools_tar) that the first boot imports.
+# sshd and Python are for the ansible scenario (Ansible needs nothing else on
+# a host); the other scenarios keep ssh disabled.
 PACKAGES=(systemd-sysv udev dbus kmod procps linux-image-amd64 dracut ostree ostree-boot
-  podman crun
+  podman crun openssh-server python3
   libostree-1-1 libglib2.0-0 libcurl4 libpcre2-8-0)
 # The tools image's root: these host programs (Debian 12, as the guest) with
 # their libraries; imported by the guest's podman before `bootbench start`.
@@ -37,14 +40,15 @@ TOOLS=(/bin/sh /usr/bin/perf /usr/bin/sysbench /usr/bin/stress-ng)
 DRACUT_CONF='compress="gzip -1"
 drivers+=" virtio_blk virtio_pci ext4 "'
 
-usage() { echo "usage: $0 --bootbench BIN --scenario smoke|experiment|wrong-boot|power-cut --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN]" >&2; exit 2; }
+usage() { echo "usage: $0 --bootbench BIN --scenario smoke|experiment|wrong-boot|power-cut|ansible --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN] [--ssh-key PUB]" >&2; exit 2; }
 
 parse_args() {
-  BOOTBENCH="" SCENARIO="" WORK="" BOOT_MODE=extlinux FLOOR_TOOL=""
+  BOOTBENCH="" SCENARIO="" WORK="" BOOT_MODE=extlinux FLOOR_TOOL="" SSH_KEY=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --bootbench) BOOTBENCH=$2; shift 2 ;;
       --floor-tool) FLOOR_TOOL=$2; shift 2 ;;
+      --ssh-key) SSH_KEY=$2; shift 2 ;;
       --scenario) SCENARIO=$2; shift 2 ;;
       --workdir) WORK=$2; shift 2 ;;
       --boot) BOOT_MODE=$2; shift 2 ;;
@@ -54,6 +58,7 @@ parse_args() {
   [ -n "$BOOTBENCH" ] && [ -n "$SCENARIO" ] && [ -n "$WORK" ] || usage
   [ -x "$BOOTBENCH" ] || vm_die "bootbench binary not found or not executable: $BOOTBENCH"
   case "$BOOT_MODE" in extlinux | kernel) ;; *) usage ;; esac
+  [ "$SCENARIO" != ansible ] || [ -f "$SSH_KEY" ] || vm_die "the ansible scenario needs --ssh-key PUB (a public key file)"
   ROOTFS=$WORK/rootfs SR=$WORK/sysroot REPO=$WORK/sysroot/ostree/repo
 }
 
@@ -162,6 +167,22 @@ add_test_files() {
   install -D -m 0644 "$HERE/guest/experiment.toml" "$r/usr/etc/bootbench-vm/experiment.toml"
   install -D -m 0644 /dev/null "$r/usr/lib/bootbench-vm/variant"
   echo base >"$r/usr/lib/bootbench-vm/variant"
+  if [ "$SCENARIO" = ansible ]; then add_ssh_access; else
+    rm -f "$r/usr/etc/systemd/system/multi-user.target.wants/ssh.service" "$r/usr/etc/systemd/system/sshd.service"
+  fi
+}
+
+# The ansible scenario: qemu's user network (10.0.2.15, the host's loopback
+# port forwarded to 22) configured by systemd-networkd, and root's key.
+# root's home is /var/roothome: the key goes into the saved /var.
+add_ssh_access() {
+  local r=$ROOTFS
+  install -D -m 0644 "$HERE/guest/qemu-user.network" "$r/usr/etc/systemd/network/10-qemu-user.network"
+  ln -sf /lib/systemd/system/systemd-networkd.service \
+    "$r/usr/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
+  mkdir -p "$WORK/var-extra/roothome/.ssh"
+  install -m 0600 "$SSH_KEY" "$WORK/var-extra/roothome/.ssh/authorized_keys"
+  chmod 0700 "$WORK/var-extra/roothome/.ssh"
 }
 
 # A root holding only the benchmark tools and what they link, as a tar that
@@ -244,6 +265,7 @@ deploy_all() {
   ostree admin pin --sysroot="$SR" 2 >/dev/null
   local var=$SR/ostree/deploy/$OS/var
   tar -C "$var" -xf "$WORK/var.tar"
+  if [ -d "$WORK/var-extra" ]; then cp -a "$WORK/var-extra/." "$var/"; fi
   install -D -m 0755 "$BOOTBENCH" "$var/lib/bootbench/bin/bootbench"
   # bench/switch-default --live: the bare libostree reorder beside bootbench's
   # switch, timed in the guest's first boot (experiment scenario).
@@ -323,7 +345,7 @@ main() {
   check_runtime_libs
   deploy_all
   write_manifest
-  rm -rf "$ROOTFS" "$WORK/var.tar"
+  rm -rf "$ROOTFS" "$WORK/var.tar" "$WORK/var-extra"
   echo "TIME_SYSROOT=$(vm_elapsed "$t")" >>"$WORK/build-times.env"
   t=$(vm_now)
   make_disk

@@ -171,6 +171,7 @@ def bench_seconds(result):
 # --- timings ---------------------------------------------------------------------
 
 def timings(lines, img, out):
+    lines = guest_lines(lines)
     guest_boots = read_boots_log(out)
     boots = boots_from_console(lines, guest_boots)
     by_boot = {}
@@ -251,7 +252,14 @@ def print_timings(t):
 
 # --- the scenarios -------------------------------------------------------------------
 
+def guest_lines(lines):
+    """The console without the controller's lines (ansible scenario): they
+    may quote bootbench's output, which the checks read as the guest's."""
+    return [(t, s) for t, s in lines if not s.startswith("HARNESS ansible: ")]
+
+
 def check(scenario, lines, img, out):
+    lines = guest_lines(lines)
     every = boots_from_console(lines, read_boots_log(out))
     boots = [b for b in every if "variant" in b]
     variants = [b["variant"] + (" (cut)" if "cut" in b else "") for b in boots]
@@ -267,7 +275,7 @@ def check(scenario, lines, img, out):
     elif scenario == "power-cut":
         check_power_cut(every, boots, img, out, lines)
     else:
-        {"smoke": check_smoke, "experiment": check_experiment}[scenario](boots, img, out)
+        {"smoke": check_smoke, "experiment": check_experiment, "ansible": check_experiment}[scenario](boots, img, out)
     if any("cut" in b for b in every):
         check_attempts_count_cuts(every, out)
     if scenario != "smoke":
@@ -360,11 +368,24 @@ def check_read_only_sysroot(lines, out):
     done = [s for _, s in lines if "BOOTBENCH-VM done: " in s]
     expect(done and done[-1].endswith("sysroot=ro"),
            f"after the experiment /sysroot should still be read-only for the system: {done[-1:]}")
-    said = [t for t, s in lines if NAMESPACE_LINE in s]
+    said = [s for _, s in lines if NAMESPACE_LINE in s] + [s for s in ansible_job_lines(out) if NAMESPACE_LINE in s]
     expect(len(said) >= 2, f"bootbench said {len(said)} times that it wrote from a private mount "
                            f"namespace; expected at least at start (unit installed) and at the end (removed)")
     print(f"read-only /sysroot in all {len(modes)} boots; bootbench wrote into other deployments from a "
           f"private mount namespace {len(said)} times")
+
+
+def ansible_job_lines(out):
+    """What the commands Ansible ran in the background printed (the ansible
+    scenario's `bootbench start`: its output goes to Ansible, not the console)."""
+    lines = []
+    for p in sorted((Path(out) / ".ansible_async").glob("*")):
+        try:
+            job = json.loads(p.read_text())
+        except ValueError:
+            continue
+        lines += (job.get("stdout", "") + "\n" + job.get("stderr", "")).splitlines()
+    return lines
 
 
 TOOLS_IMAGE = "localhost/vm-tools:1"
@@ -612,3 +633,33 @@ def check_restored(boots, img, out):
         expect(phase == "finished", f"state.json phase is {phase!r}, expected 'finished'")
     print("restored: the original default booted last, no unit left in any /etc, "
           "pins as before (b pinned, a and base not)")
+
+
+def check_controller(controller, lab, out):
+    """The ansible scenario, on the controller: the playbook finished the
+    host after waiting across its reboots, fetched exactly the runs the guest
+    stored, and wrote the report here."""
+    tail = "\n".join(controller.output[-30:])
+    expect(controller.error is None, f"ansible: {controller.error}")
+    expect(controller.rc == 0, f"ansible-playbook exited {controller.rc}; its last lines:\n{tail}")
+    expect(any(re.search(r'"msg": "vm: finished"', s) for s in controller.output),
+           f"the playbook does not say that host vm finished; its last lines:\n{tail}")
+    unreachable = controller.waited_unreachable()
+    expect(unreachable is not None and unreachable >= len(PLANNED) + 1,
+           f"the wait saw the host unreachable {unreachable} times, expected once per reboot at least "
+           f"({len(PLANNED) + 1}: into each run and back into the original default)")
+    guest = Path(out) / "bootbench" / "results" / EXPERIMENT / "runs"
+    fetched = Path(lab) / "vm" / "runs"
+    names = sorted(p.name for p in guest.glob("*.json"))
+    expect(names and names == sorted(p.name for p in fetched.glob("*.json")),
+           f"fetched runs {sorted(p.name for p in fetched.glob('*.json'))}, the guest stored {names}")
+    differ = [n for n in names if (guest / n).read_bytes() != (fetched / n).read_bytes()]
+    expect(not differ, f"fetched runs differ from the guest's: {differ}")
+    report = json.loads((Path(lab) / "report.json").read_text())
+    counts = report_run_counts(report)
+    expect(counts == {"a": 2, "b": 2}, f"{lab}/report.json: runs per target {counts}, expected a: 2, b: 2")
+    problems = report_metric_problems(report)
+    expect(not problems, "; ".join(problems))
+    print(f"ansible: the playbook ran in {controller.seconds:.0f} s, waited across {unreachable} status "
+          f"checks the rebooting guest did not answer, fetched {len(names)} runs identical to the guest's, "
+          f"and wrote {lab}/report.{{md,json}} with a: 2, b: 2")

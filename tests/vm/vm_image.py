@@ -130,6 +130,8 @@ class Image:
         var = f"/ostree/deploy/{self.os}/var/lib"
         self.rdump(f"{var}/bootbench-vm", out)
         self.rdump(f"{var}/bootbench", out)
+        # The ansible scenario: the results of Ansible's async jobs (start's output).
+        self.rdump(f"/ostree/deploy/{self.os}/var/roothome/.ansible_async", out)
         base = f"/ostree/deploy/{self.os}/deploy"
         deployments = {}
         for name in sorted(self.listdir(base) or []):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of bootbench in a real virtual machine with real reboots.
 
-    vm_test.py --scenario experiment|wrong-boot|power-cut|smoke --bootbench BUILD/bootbench
+    vm_test.py --scenario experiment|wrong-boot|power-cut|ansible|smoke --bootbench BUILD/bootbench
 
 Builds the image (build-image.sh), boots it with qemu (TCG) in ONE process:
 the guest reboots itself through SeaBIOS and extlinux, which reads the
@@ -9,7 +9,8 @@ config ostree wrote. The harness only watches the serial console, enforces a
 time limit and, after the guest powered off, reads the results out of the
 disk image with debugfs and checks them. A guest that stalls is power-cut and
 booted again (vm_cuts.py); the power-cut scenario cuts the power on purpose
-at chosen moments.
+at chosen moments. In the ansible scenario this machine drives the experiment
+in the guest over ssh with the collection's playbook (vm_ansible.py).
 
 Without a loop device (extlinux cannot be installed) the harness becomes the
 bootloader: it reads ostree's BLS entries from the image and boots the
@@ -36,6 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import vm_checks  # noqa: E402
+import vm_ansible  # noqa: E402
 import vm_cuts  # noqa: E402
 from vm_image import Image  # noqa: E402
 
@@ -45,9 +47,11 @@ MIRROR = "http://deb.debian.org/debian/dists/bookworm/InRelease"
 TCG_THREAD = os.environ.get("BOOTBENCH_VM_TCG_THREAD", "multi")
 SMP = os.environ.get("BOOTBENCH_VM_SMP", "2")
 QEMU = ["qemu-system-x86_64", "-accel", f"tcg,thread={TCG_THREAD}", "-smp", SMP, "-m", "1024",
-        "-display", "none", "-vga", "none", "-monitor", "none", "-nic", "none",
+        "-display", "none", "-vga", "none", "-monitor", "none",
         "-serial", "stdio"]
-TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350, "power-cut": 1500}
+NO_NETWORK = ["-nic", "none"]
+TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350, "power-cut": 1500, "ansible": 1500}
+ROOT = HERE.parent.parent
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -95,7 +99,8 @@ def loop_device_usable():
 # tool -> Debian package
 TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "mkfs.ext4": "e2fsprogs", "debugfs": "e2fsprogs",
          "ostree": "ostree", "sfdisk": "fdisk", "losetup": "mount", "mmdebstrap": "mmdebstrap",
-         "extlinux": "extlinux", "/usr/lib/syslinux/mbr/mbr.bin": "syslinux-common"}
+         "extlinux": "extlinux", "/usr/lib/syslinux/mbr/mbr.bin": "syslinux-common",
+         "ansible-playbook": "ansible-core", "ssh": "openssh-client", "ssh-keygen": "openssh-client"}
 
 
 def have(tool):
@@ -127,10 +132,12 @@ def preflight(args):
     tools = ["qemu-system-x86_64", "mkfs.ext4", "debugfs", "ostree", "sfdisk"]
     if not fresh_cache():
         tools.append("mmdebstrap")
+    if args.scenario == "ansible":
+        tools += ["ansible-playbook", "ssh", "ssh-keygen"]
     missing = [t for t in tools if not have(t)]
     if missing:
         raise Skip(f"missing tools: {' '.join(missing)} (apt-get install qemu-system-x86 mmdebstrap "
-                   "e2fsprogs ostree fdisk extlinux syslinux-common)")
+                   "e2fsprogs ostree fdisk extlinux syslinux-common ansible-core openssh-client)")
     if not fresh_cache() and not mirror_reachable():
         raise Skip(f"the Debian mirror is unreachable ({MIRROR}) and no cached root archive "
                    f"is in {cache_dir()}")
@@ -166,6 +173,7 @@ class Console:
         self.last_output = self.t0
         self.lock = threading.Lock()
         self.file = open(path, "w", buffering=1)
+        self.stop = None  # set by another thread: why qemu must be killed now
 
     def now(self):
         return time.monotonic() - self.t0
@@ -218,6 +226,8 @@ def run_qemu(cmd, console, deadline):
         time.sleep(0.1)
         if time.monotonic() > deadline:
             outcome = "the overall time limit was reached"
+        elif console.stop:
+            outcome = console.stop
         else:
             with console.lock:
                 outcome = console.watch.due(console.now(), console.last_output - console.t0)
@@ -240,12 +250,12 @@ def power_cut(cut, console):
         raise Fail(str(e)) from None
 
 
-def boot_extlinux(img, console, deadline):
+def boot_extlinux(img, console, deadline, qemu):
     """One qemu for the whole scenario: the guest's reboots go through SeaBIOS
     and extlinux; its final poweroff ends qemu. After a power cut the same
     disk boots again in a new qemu."""
     while True:
-        rc = run_qemu(QEMU + ["-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
+        rc = run_qemu(qemu + ["-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
         if not isinstance(rc, vm_cuts.Cut):
             break
         power_cut(rc, console)
@@ -253,7 +263,7 @@ def boot_extlinux(img, console, deadline):
         raise Fail(f"qemu exited with status {rc}")
 
 
-def boot_kernel(img, console, deadline, force_wrong_boot):
+def boot_kernel(img, console, deadline, qemu, force_wrong_boot):
     """The harness as bootloader: each boot reads the BLS entries ostree wrote
     and starts the default entry (highest version) with -kernel; a guest
     reboot ends qemu (-no-reboot) and the harness boots again."""
@@ -267,7 +277,7 @@ def boot_kernel(img, console, deadline, force_wrong_boot):
         kernel, initrd = img.extract_boot_files(entry)
         start = len(console.snapshot())
         console.add(f"HARNESS kernel boot {n}: {entry['title']}".encode())
-        rc = run_qemu(QEMU + ["-no-reboot", "-kernel", kernel, "-initrd", initrd,
+        rc = run_qemu(qemu + ["-no-reboot", "-kernel", kernel, "-initrd", initrd,
                               "-append", entry["options"],
                               "-drive", f"file={img.disk},format=raw,if=virtio"], console, deadline)
         if isinstance(rc, vm_cuts.Cut):
@@ -290,12 +300,14 @@ def remove_tree(path):
                    check=True)
 
 
-def build_image(args, work):
+def build_image(args, work, ssh_key=None):
     t = time.monotonic()
     cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--scenario", args.scenario,
            "--workdir", str(work / "image"), "--boot", args.boot]
     if args.floor_tool:
         cmd += ["--floor-tool", args.floor_tool]
+    if ssh_key:
+        cmd += ["--ssh-key", str(ssh_key)]
     log("building the image: " + " ".join(cmd))
     if subprocess.run(cmd).returncode != 0:
         raise Fail("the image build failed (see the messages above)")
@@ -345,16 +357,25 @@ def run(args):
     remove_tree(work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
-    img = build_image(args, work)
+    key = vm_ansible.make_key(work) if args.scenario == "ansible" else None
+    img = build_image(args, work, key and key[1])
     watch = vm_cuts.Watch(planned=list(vm_cuts.POWER_CUTS) if args.scenario == "power-cut" else [])
     console = Console(work / "console.log", watch)
     log(f"booting ({args.boot}); console: {console.path}")
     deadline = time.monotonic() + (args.time_limit or TIME_LIMITS[args.scenario])
+    qemu, controller = QEMU + NO_NETWORK, None
+    if key:
+        port = vm_ansible.free_port()
+        qemu = QEMU + vm_ansible.qemu_nic(port)
+        controller = vm_ansible.Controller(work, port, key[0], args.bootbench, ROOT, console, log)
+        controller.start()
     try:
         if img.boot_mode == "extlinux":
-            boot_extlinux(img, console, deadline)
+            boot_extlinux(img, console, deadline, qemu)
         else:
-            boot_kernel(img, console, deadline, args.scenario == "wrong-boot")
+            boot_kernel(img, console, deadline, qemu, args.scenario == "wrong-boot")
+        if controller:
+            controller.join(timeout=120)
         if watch.unfired():
             raise Fail(f"the guest finished before these planned power cuts: {watch.unfired()}")
     except Fail as e:
@@ -374,6 +395,8 @@ def run(args):
     vm_checks.print_timings(timings)
     try:
         vm_checks.check(args.scenario, console.snapshot(), img, out)
+        if controller:
+            vm_checks.check_controller(controller, work / "lab", out)
     except vm_checks.CheckFailed as e:
         raise Fail(f"{e}\nlast 40 console lines:\n{console.tail()}") from None
     log(f"PASS: scenario {args.scenario} in {time.monotonic() - t0:.0f} s (work dir {work})")
@@ -384,7 +407,7 @@ def run(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--scenario", required=True, choices=["smoke", "experiment", "wrong-boot", "power-cut"])
+    p.add_argument("--scenario", required=True, choices=["smoke", "experiment", "wrong-boot", "power-cut", "ansible"])
     p.add_argument("--bootbench", required=True, help="the bootbench binary to install in the image")
     p.add_argument("--boot", default="auto", choices=["auto", "extlinux", "kernel"])
     p.add_argument("--floor-tool", help="bench/switch-default, run in the guest's first boot (experiment)")
