@@ -120,19 +120,28 @@ def check_report(tmp):
         check(os.path.isfile(f"{tmp}/out/{host}/runs/a-1.json"), f"{host}'s results were not fetched")
 
 
-def main():
-    binary, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+def run_test(prefix, body):
+    """Skips (77) without Ansible; else body(tmp) in a new folder, removed
+    afterwards (a sandbox's deployments are immutable: chattr -i first)."""
     if not shutil.which("ansible-playbook"):
         print("SKIP: ansible-playbook is not installed (apt-get install ansible-core)")
         sys.exit(77)
-    tmp = tempfile.mkdtemp(prefix="bootbench-lab-")
+    tmp = tempfile.mkdtemp(prefix=prefix)
     try:
-        run_playbook(tmp, binary, root)
-        check_report(tmp)
+        body(tmp)
     finally:
         subprocess.run(["chattr", "-R", "-i", tmp], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
+
+
+def main():
+    binary, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+
+    def body(tmp):
+        run_playbook(tmp, binary, root)
+        check_report(tmp)
+    run_test("bootbench-lab-", body)
 
 
 if __name__ == "__main__":

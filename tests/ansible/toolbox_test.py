@@ -37,10 +37,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from lab_test import EXPERIMENT
+from lab_test import EXPERIMENT, check, run_test
 
 HOSTS = {  # host: (ostree-booted, stand-ins on its PATH)
     "atomic": (True, ("toolbox", "podman")),
@@ -56,16 +55,6 @@ BUILT = [
     "toolbox run --container bootbench-build-41 " + BOX_CMD,
 ]
 MESON_ERROR = "meson.build:12:0: ERROR: Dependency tomlplusplus not found, tried pkgconfig"
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
 
 
 def write(path, text, mode=0o644):
@@ -182,21 +171,15 @@ def check_reruns(tmp, binary, root):
 
 def main():
     binary, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    if not shutil.which("ansible-playbook"):
-        print("SKIP: ansible-playbook is not installed (apt-get install ansible-core)")
-        sys.exit(77)
-    tmp = tempfile.mkdtemp(prefix="bootbench-toolbox-")
-    try:
+
+    def body(tmp):
         lines = ["[lab]"] + [make_host(tmp, host, binary) for host in HOSTS]
         lines += ["", "[lab:vars]", "bootbench_sandbox=true", "bootbench_quick=true", "bootbench_poll=1"]
         write(f"{tmp}/inventory", "\n".join(lines) + "\n")
         write(f"{tmp}/experiment.toml", EXPERIMENT)
         check_first_run(tmp, binary, root)
         check_reruns(tmp, binary, root)
-    finally:
-        subprocess.run(["chattr", "-R", "-i", tmp], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("ok")
+    run_test("bootbench-toolbox-", body)
 
 
 if __name__ == "__main__":
