@@ -47,12 +47,17 @@ std::string rate_for(const Experiment& e, const std::string& key) {
     return any;
 }
 
-// The metric's spec, when a bench gives it.
-std::optional<MetricSpec> spec_of(const Experiment& e, const std::string& key) {
+// A metric a bench gives, and that bench's name.
+struct Given {
+    std::string bench;
+    MetricSpec spec;
+};
+
+std::optional<Given> given(const Experiment& e, const std::string& key) {
     for (const auto& b : e.benches)
         for (const auto& m : expected_metrics(b))
             if (m.key == key)
-                return m;
+                return Given{b.name, m};
     return std::nullopt;
 }
 
@@ -63,25 +68,16 @@ std::string lower_is_better_message(const Experiment& e, const std::string& key)
                          : "list a rate or a count, such as '" + rate + "'");
 }
 
-// The bench that gives `key` itself, "" when none does.
-std::string bench_giving(const Experiment& e, const std::string& key) {
-    for (const auto& b : e.benches)
-        for (const auto& m : expected_metrics(b))
-            if (m.key == key)
-                return b.name.empty() ? to_string(b.kind) : b.name;
-    return "";
-}
-
 // What is wrong with the entry `key` at `i` besides being unknown: "" when nothing.
 std::string entry_problem(const Experiment& e, const toml::array& list, size_t i, const std::string& key) {
     for (size_t j = 0; j < i; ++j)
         if (list[j].value<std::string>() == key)
             return "report.per_watt lists '" + key + "' twice";
-    std::optional<MetricSpec> spec = spec_of(e, key);
-    if (spec && spec->better == Better::lower)
+    std::optional<Given> metric = given(e, key);
+    if (metric && metric->spec.better == Better::lower)
         return lower_is_better_message(e, key);
-    if (std::string bench = bench_giving(e, per_watt_key(key)); !bench.empty())
-        return "report.per_watt: '" + key + "' derives '" + per_watt_key(key) + "', which bench " + bench +
+    if (std::optional<Given> taken = given(e, per_watt_key(key)))
+        return "report.per_watt: '" + key + "' derives '" + per_watt_key(key) + "', which bench " + taken->bench +
                " gives already: rename that metric";
     return "";
 }
