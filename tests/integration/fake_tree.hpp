@@ -47,9 +47,9 @@ inline void build_laptop_tree(const fs::path& root) {
         write(root / "proc" / pid / "comm", "p\n");
 }
 
-// One target "a" and one command bench "work" that runs `script`, then
-// prints the metric work_value=1; no settling, no thermal wait.
-inline bootbench::core::Experiment one_command_bench(const std::string& script) {
+// One target "a" with these benches; no settling, and never a wait on a
+// real sensor.
+inline bootbench::core::Experiment experiment(std::vector<bootbench::core::Bench> benches) {
     using namespace bootbench::core;
     Experiment e;
     e.name = "exp";
@@ -58,6 +58,14 @@ inline bootbench::core::Experiment one_command_bench(const std::string& script) 
     e.targets = {t};
     e.conditions.settle_s = 0;
     e.conditions.max_start_temp_c = 150;
+    e.benches = std::move(benches);
+    return e;
+}
+
+// experiment() with one command bench "work" that runs `script`, then
+// prints the metric work_value=1.
+inline bootbench::core::Experiment one_command_bench(const std::string& script) {
+    using namespace bootbench::core;
     Bench b;
     b.kind = BenchKind::command;
     b.name = "work";
@@ -68,8 +76,7 @@ inline bootbench::core::Experiment one_command_bench(const std::string& script) 
     m.regex = "value=([0-9.]+)";
     m.unit = "x";
     b.metrics = {m};
-    e.benches = {b};
-    return e;
+    return experiment({b});
 }
 
 // Run a-1 of `e`'s first target with /proc and /sys read under `probe_root`,

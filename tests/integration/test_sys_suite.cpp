@@ -9,6 +9,7 @@
 using namespace bootbench;
 using namespace bootbench::core;
 using testing::TempDir;
+using testing::experiment;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,18 +36,6 @@ Bench command(const std::string& name, std::vector<std::string> argv, int timeou
     m.unit = "x";
     b.metrics = {m};
     return b;
-}
-
-Experiment experiment(std::vector<Bench> benches) {
-    Experiment e;
-    e.name = "exp";
-    Target t;
-    t.name = "a";
-    e.targets = {t};
-    e.conditions.settle_s = 0;
-    e.conditions.max_start_temp_c = 150; // never wait on a real sensor in tests
-    e.benches = std::move(benches);
-    return e;
 }
 
 RunResult run(const Experiment& e, const TempDir& dir) {
