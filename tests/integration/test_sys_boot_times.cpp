@@ -11,9 +11,6 @@ using namespace bootbench;
 using namespace bootbench::core;
 using testing::TempDir;
 namespace fs = std::filesystem;
-#if __has_include(<catch2/catch_all.hpp>)
-using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
-#endif
 
 namespace {
 
@@ -37,7 +34,6 @@ class FakeBootTimes final : public sys::BootTimesSource {
         return t;
     }
 };
-
 
 RunResult run_with(const Experiment& e, sys::BootTimesSource* source, testing::FakeClock& clock,
                    const fs::path& dir, const fs::path& tree) {

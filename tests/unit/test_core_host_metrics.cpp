@@ -4,9 +4,6 @@
 #include "core/metric_catalog.hpp"
 
 using namespace bootbench::core;
-#if __has_include(<catch2/catch_all.hpp>)
-using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
-#endif
 
 namespace {
 

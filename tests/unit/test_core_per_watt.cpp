@@ -10,9 +10,6 @@
 
 using namespace bootbench;
 using namespace bootbench::core;
-#if __has_include(<catch2/catch_all.hpp>)
-using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
-#endif
 
 namespace {
 

@@ -9,9 +9,6 @@
 
 using namespace bootbench::core;
 using bootbench::test::error_of;
-#if __has_include(<catch2/catch_all.hpp>)
-using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
-#endif
 
 namespace {
 

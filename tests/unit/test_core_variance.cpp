@@ -2,9 +2,6 @@
 #include "core/variance.hpp"
 
 using namespace bootbench::core;
-#if __has_include(<catch2/catch_all.hpp>)
-using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
-#endif
 
 // Three boots of two iterations, by hand: boot means 11, 15, 12, mean 38/3;
 // within: (1 + 1) per boot = 6 over n2 (n1 - 1) = 3 -> S1^2 = 2;
