@@ -23,9 +23,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A deleter type, not decltype(&std::fclose): glibc 2.41 declares fclose
+// nonnull, and GCC 14 warns that a function pointer type drops the attribute.
+struct CloseFile {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
 std::string read_input(const fs::path& path) {
-    std::unique_ptr<std::FILE, decltype(&std::fclose)> f(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
+    std::unique_ptr<std::FILE, CloseFile> f(std::fopen(path.c_str(), "rb"));
     if (!f)
         throw input_error("cannot read " + path.string() + ": " + std::strerror(errno) +
                           " (check the path and its permissions)");
