@@ -107,4 +107,34 @@ std::optional<Advice> advise(const VarianceSplit& v, double c_boot_s, double c_i
     return a;
 }
 
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A boot's relative variance as the report's two-level bootstrap sees it.
+double bootstrap_boot_variance(const VarianceSplit& v, int iterations) {
+    double c = iterations > 1 ? kPi : 1;
+    return (std::max(v.t2_sq, 0.0) + c * v.t1_sq / iterations) / (v.mean * v.mean);
+}
+
+} // namespace
+
+std::optional<Advice> advise_ratio(const VarianceSplit& a, const VarianceSplit& b, double c_boot_s,
+                                   double c_iter_s, double half_width) {
+    auto first = advise(a, c_boot_s, c_iter_s, half_width), second = advise(b, c_boot_s, c_iter_s, half_width);
+    if (!first || !second)
+        return std::nullopt;
+    Advice out = first->iterations >= second->iterations ? *first : *second;
+    double w = bootstrap_boot_variance(a, out.iterations) + bootstrap_boot_variance(b, out.iterations);
+    double scale = kPi / 2 * w / (half_width * half_width);
+    out.capped = false;
+    for (out.boots = 2; out.boots < kMaxRuns; ++out.boots) {
+        double t = t975(out.boots - 1);
+        if (out.boots >= t * t * scale)
+            return out;
+    }
+    out.capped = true;
+    return out;
+}
+
 } // namespace bootbench::core
