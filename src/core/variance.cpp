@@ -37,6 +37,18 @@ int iterations_for(const VarianceSplit& v, double c_boot_s, double c_iter_s, boo
     return static_cast<int>(std::clamp(r, 1.0, static_cast<double>(kMaxRepeat)));
 }
 
+// The smallest n2 >= 2 with n2 >= t(0.975, n2-1)^2 x scale, counted up
+// because t depends on n2; capped at kMaxRuns.
+void count_boots(Advice& a, double scale) {
+    a.capped = false;
+    for (a.boots = 2; a.boots < kMaxRuns; ++a.boots) {
+        double t = t975(a.boots - 1);
+        if (a.boots >= t * t * scale)
+            return;
+    }
+    a.capped = true;
+}
+
 // The boots' means and the pooled sum of squares within boots: boots of
 // unequal length (after a failed iteration) pool their own n_j - 1.
 struct WithinBoots {
@@ -97,13 +109,7 @@ std::optional<Advice> advise(const VarianceSplit& v, double c_boot_s, double c_i
     Advice a;
     a.iterations = iterations_for(v, c_boot_s, c_iter_s, a.iterations_from_costs);
     double var = std::max(v.t2_sq, 0.0) + v.t1_sq / a.iterations;
-    double scale = var / (half_width * v.mean * half_width * v.mean);
-    for (a.boots = 2; a.boots < kMaxRuns; ++a.boots) {
-        double t = t975(a.boots - 1);
-        if (a.boots >= t * t * scale)
-            return a;
-    }
-    a.capped = true;
+    count_boots(a, var / (half_width * v.mean * half_width * v.mean));
     return a;
 }
 
@@ -126,14 +132,7 @@ std::optional<Advice> advise_ratio(const VarianceSplit& a, const VarianceSplit& 
         return std::nullopt;
     Advice out = first->iterations >= second->iterations ? *first : *second;
     double w = bootstrap_boot_variance(a, out.iterations) + bootstrap_boot_variance(b, out.iterations);
-    double scale = kPi / 2 * w / (half_width * half_width);
-    out.capped = false;
-    for (out.boots = 2; out.boots < kMaxRuns; ++out.boots) {
-        double t = t975(out.boots - 1);
-        if (out.boots >= t * t * scale)
-            return out;
-    }
-    out.capped = true;
+    count_boots(out, kPi / 2 * w / (half_width * half_width));
     return out;
 }
 
