@@ -41,6 +41,26 @@ on the same boots.
 
     bench/stats_sim.py --bootbench build/bootbench --adaptive [--experiments 1000]
                        [--noise 0.03] [--min 6] [--max 20] [--precision 0.04 0.05]
+
+--lab measures the pooled verdicts of a report over several machines
+(issue 32, item 6): A/A labs of --hosts machines (each with its own level,
+exp(N(0, 0.2)) times the centre, and its own machine_id), --lab-runs runs
+per target on each, the 8 metrics; one `bootbench report` over all their
+files per lab; the share of labs whose pooled table shows any verdict.
+
+    bench/stats_sim.py --bootbench build/bootbench --lab [--experiments 1000]
+                       [--hosts 2] [--lab-runs 3 8] [--noise 0.03]
+
+--plan-from measures `plan --from` (issue 32, item 7): a pilot of
+--pilot-runs boots x --pilot-repeat iterations per target (one metric,
+--noise between boots, --within inside a boot, no true difference),
+`bootbench plan --from` on it, then a fresh experiment of the runs and
+repeat it advises from the same truth, and `bootbench report` on that: the
+share of fresh experiments whose interval half-width ((hi - lo) / 2 /
+ratio) is within the advice's +-2%.
+
+    bench/stats_sim.py --bootbench build/bootbench --plan-from [--experiments 200]
+                       [--pilot-runs 4] [--pilot-repeat 3] [--noise 0.03] [--within 0.03]
 """
 import argparse
 import json
@@ -314,25 +334,172 @@ def adaptive_table(results, lo, hi, precisions):
     return "\n".join(lines)
 
 
-def main_adaptive(args, bootbench):
+def run_pool(args, bootbench, simulate_one, make_tasks, chunksize=4):
+    """simulate_one over make_tasks(private copy of bootbench, scratch folder)
+    on args.workers processes: (results in task order, task count, wall s)."""
     scratch = tempfile.mkdtemp(prefix="statsim-", dir=args.scratch)
     bootbench = shutil.copy2(bootbench, os.path.join(scratch, "bootbench"))
-    experiments = 40 if args.quick else args.experiments
-    tasks = [(bootbench, scratch, i, args.seed, args.noise, args.min, args.max, args.precision)
-             for i in range(experiments)]
+    tasks = make_tasks(bootbench, scratch)
     start = time.monotonic()
     try:
         with multiprocessing.Pool(args.workers) as pool:
-            results = list(pool.imap(simulate_adaptive, tasks, chunksize=4))
+            results = list(pool.imap(simulate_one, tasks, chunksize=chunksize))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    wall = time.monotonic() - start
+    return results, len(tasks), time.monotonic() - start
+
+
+def main_adaptive(args, bootbench):
+    experiments = 40 if args.quick else args.experiments
+    results, _, wall = run_pool(args, bootbench, simulate_adaptive, lambda b, s: [
+        (b, s, i, args.seed, args.noise, args.min, args.max, args.precision) for i in range(experiments)])
     reports = sum(len(r) for r in results)
     print(f"`bootbench report` after every round of {experiments} synthetic A/A experiments "
           f"({len(METRICS)} independent log-normal metrics, {args.noise:.0%} boot-to-boot noise, seed {args.seed}, "
           f"{args.workers} workers): {reports} reports, wall {wall:.0f} s ({wall / 60:.1f} min)\n")
     print(adaptive_table(results, args.min, args.max, args.precision) + "\n")
     print("± is the 95% Wilson half-width of the any-verdict rate, in percentage points.")
+    return 0
+
+
+def lab_doc(run_id, target, index, values, host):
+    """run_doc of one machine of a lab: its own machine_id and hostname."""
+    doc = run_doc(run_id, target, index, values)
+    doc["environment"].update({"machine_id": "%016x" % (host + 1), "hostname": f"lab{host + 1}"})
+    return doc
+
+
+def simulate_lab(task):
+    """One A/A lab: (any pooled verdict != same, any machine's verdict != same)."""
+    bootbench, scratch, i, seed, hosts, n, noise = task
+    rng = random.Random(experiment_seed(seed, 500 + n, i))
+    folder = tempfile.mkdtemp(dir=scratch)
+    try:
+        files = []
+        for h in range(hosts):
+            level = {key: centre * math.exp(rng.gauss(0, 0.2)) for key, _, _, centre in METRICS}
+            for k in range(2 * n):
+                target = BASELINE if k % 2 == 0 else SUBJECT
+                values = {key: level[key] * math.exp(rng.gauss(0, noise)) for key, *_ in METRICS}
+                path = os.path.join(folder, f"h{h}-{target}-{k // 2 + 1}.json")
+                with open(path, "w") as f:
+                    json.dump(lab_doc(f"{target}-{k // 2 + 1}", target, k, values, h), f)
+                files.append(path)
+        report = report_json(bootbench, folder, files)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    pooled = any(m["verdict"] != "same" for m in report["pooled"])
+    machine = any(m["verdict"] != "same" for h in report["hosts"] for m in h["report"]["metrics"])
+    return n, pooled, machine, len(report["pooled"])
+
+
+def main_lab(args, bootbench):
+    experiments = 40 if args.quick else args.experiments
+    results, count, wall = run_pool(args, bootbench, simulate_lab, lambda b, s: [
+        (b, s, i, args.seed, args.hosts, n, args.noise) for n in args.lab_runs for i in range(experiments)])
+    print(f"`bootbench report` over {count} synthetic A/A labs ({args.hosts} machines each, "
+          f"{len(METRICS)} independent log-normal metrics, {args.noise:.0%} boot-to-boot noise, seed {args.seed}, "
+          f"{args.workers} workers): wall {wall:.0f} s ({wall / 60:.1f} min)\n")
+    print("| machines | runs per target per machine | lab reports | pooled metrics | any pooled verdict != same"
+          " | any machine's verdict != same |\n| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n in args.lab_runs:
+        rows = [r for r in results if r[0] == n]
+        k, m = sum(r[1] for r in rows), sum(r[2] for r in rows)
+        print(f"| {args.hosts} | {n} | {len(rows)} | {rows[0][3]} | {pct(k, len(rows))} "
+              f"(± {wilson_halfwidth(k, len(rows)):.1f}) | {pct(m, len(rows))} |")
+    print("\n± is the 95% Wilson half-width of the rate, in percentage points.")
+    return 0
+
+
+PLAN_KEY, PLAN_BENCH = "sched_pipe_usecs_op", "perf-sched-pipe"
+
+
+def plan_doc(run_id, target, index, its):
+    """A run of the one bench perf-sched-pipe `len(its)` times; runs start 62 s
+    apart and the bench takes 2 s, so a boot costs 60 s as plan_from_test's."""
+    srt = sorted(its)
+    value = srt[len(its) // 2] if len(its) % 2 else (srt[len(its) // 2 - 1] + srt[len(its) // 2]) / 2
+    t = 62 * index
+    stamp = f"2026-07-{1 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}+00:00"
+    metric = {"value": value, "unit": "us/op", "better": "lower", "bench": PLAN_BENCH}
+    bench = {"name": PLAN_BENCH, "kind": "perf-sched-pipe", "argv": ["perf"], "wall_s": 2.0, "status": "ok",
+             "reason": "", "log": PLAN_BENCH, "exit_status": 0}
+    if len(its) > 1:
+        metric["iterations"], bench["iterations"] = its, len(its)
+    return {"schema": "bootbench-run/1", "experiment": "repeat-demo", "run": run_id, "target": target,
+            "attempt": 1, "started_at": stamp, "finished_at": stamp, "status": "ok", "failure": "",
+            "deployment": {"stateroot": "default", "checksum": "abc", "serial": 0}, "environment": {},
+            "benches": [bench], "metrics": {PLAN_KEY: metric}}
+
+
+def write_experiment(folder, rng, runs, repeat, noise, within, config):
+    os.makedirs(os.path.join(folder, "runs"))
+    shutil.copy(config, os.path.join(folder, "experiment.toml"))  # the baseline: system-a
+    for k in range(2 * runs):
+        target = ("system-a", "system-b")[k % 2]
+        boot = 7.97 * math.exp(rng.gauss(0, noise))
+        its = [boot * math.exp(rng.gauss(0, within)) for _ in range(repeat)]
+        with open(os.path.join(folder, "runs", f"{target}-{k // 2 + 1}.json"), "w") as f:
+            json.dump(plan_doc(f"{target}-{k // 2 + 1}", target, k, its), f)
+
+
+def advised(out):
+    """(runs, repeat) from `plan --from`'s lines."""
+    runs = int(out.split("[experiment] runs = ")[1].split()[0])
+    repeat = int(out.split(f"'{PLAN_BENCH}' repeat = ")[1].split()[0])
+    return runs, repeat
+
+
+def simulate_plan(task):
+    """One pilot, its advice, and the fresh experiment of that size:
+    (runs, repeat, the fresh interval's relative half-width)."""
+    bootbench, scratch, config, i, seed, pilot_runs, pilot_repeat, noise, within = task
+    rng = random.Random(experiment_seed(seed, 777, i))
+    folder = tempfile.mkdtemp(dir=scratch)
+    try:
+        write_experiment(os.path.join(folder, "pilot"), rng, pilot_runs, pilot_repeat, noise, within, config)
+        p = subprocess.run([bootbench, "plan", "--from", os.path.join(folder, "pilot"), config],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"bootbench plan --from failed ({p.returncode}):\n{p.stdout}{p.stderr}")
+        runs, repeat = advised(p.stdout)
+        fresh = os.path.join(folder, "fresh")
+        write_experiment(fresh, rng, runs, repeat, noise, within, config)
+        p = subprocess.run([bootbench, "report", fresh], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"bootbench report failed ({p.returncode}):\n{p.stdout}{p.stderr}")
+        with open(os.path.join(fresh, "report.json")) as f:
+            report = json.load(f)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    m = report["metrics"][0]
+    if not m.get("ci"):  # advised below 6 runs: no interval, the target not reached
+        return runs, repeat, math.inf
+    return runs, repeat, (m["ci"][1] - m["ci"][0]) / 2 / m["ratio"]
+
+
+def main_plan(args, bootbench):
+    config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "repeat-demo.toml")
+    experiments = 40 if args.quick else args.experiments
+    results, _, wall = run_pool(args, bootbench, simulate_plan, lambda b, s: [
+        (b, s, config, i, args.seed, args.pilot_runs, args.pilot_repeat, args.noise, args.within)
+        for i in range(experiments)], chunksize=2)
+    hit = sum(w <= 0.02 for *_, w in results)
+    runs = sorted(r for r, *_ in results)
+    reps = sorted(r for _, r, _ in results)
+    widths = sorted(w for *_, w in results)
+    no_ci = sum(w == math.inf for *_, w in results)
+    half = len(results) // 2
+    print(f"{experiments} pilots of {args.pilot_runs} boots x {args.pilot_repeat} iterations per target "
+          f"({args.noise:.0%} between boots, {args.within:.0%} within, seed {args.seed}, {args.workers} workers), "
+          f"`plan --from` on each, and the fresh experiment it advises: wall {wall:.0f} s ({wall / 60:.1f} min)\n")
+    print("| pilots | advised runs (median, range) | advised repeat (median, range) | fresh half-width (median,"
+          " 10%-90%) | fresh experiments within +-2% |\n| ---: | ---: | ---: | ---: | ---: |")
+    print(f"| {len(results)} | {runs[half]} ({runs[0]}-{runs[-1]}) | {reps[half]} ({reps[0]}-{reps[-1]}) | "
+          f"{100 * widths[half]:.2f}% ({100 * widths[len(widths) // 10]:.2f}-{100 * widths[len(widths) * 9 // 10]:.2f}%)"
+          f" | {pct(hit, len(results))} (± {wilson_halfwidth(hit, len(results)):.1f}) |")
+    print(f"\n± is the 95% Wilson half-width of the share, in percentage points. {no_ci} fresh experiments "
+          "were advised fewer than 6 runs and have no interval: counted as not within.")
     return 0
 
 
@@ -354,6 +521,13 @@ def main():
                     help="iterations per boot (repeat = N): then only the coverage of the two-level "
                          "interval, at 3%% boot-to-boot noise")
     ap.add_argument("--within", type=float, default=0.03, help="--repeat: noise within a boot (default 0.03)")
+    ap.add_argument("--lab", action="store_true", help="pooled verdicts of A/A labs instead")
+    ap.add_argument("--hosts", type=int, default=2, help="--lab: machines per lab (default 2)")
+    ap.add_argument("--lab-runs", type=int, nargs="+", default=[3, 8],
+                    help="--lab: runs per target per machine, each a cell (default 3 8)")
+    ap.add_argument("--plan-from", action="store_true", help="the advice of plan --from instead")
+    ap.add_argument("--pilot-runs", type=int, default=4, help="--plan-from: the pilot's runs (default 4)")
+    ap.add_argument("--pilot-repeat", type=int, default=3, help="--plan-from: the pilot's repeat (default 3)")
     args = ap.parse_args()
     experiments = 40 if args.quick else args.experiments
     bootbench = os.path.abspath(args.bootbench)
@@ -361,6 +535,10 @@ def main():
         sys.exit(f"not an executable: {bootbench}")
     if args.adaptive:
         return main_adaptive(args, bootbench)
+    if args.lab:
+        return main_lab(args, bootbench)
+    if args.plan_from:
+        return main_plan(args, bootbench)
 
     noises = NOISES if args.repeat <= 1 else (0.03,)
     all_cells = cells() if args.repeat <= 1 else [(0.03, n, r) for n in COVERAGE_RUNS for r in COVERAGE_RATIOS]

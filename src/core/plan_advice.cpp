@@ -70,8 +70,8 @@ PlanAdvice plan_advice(const Report& pilot, const Experiment& e) {
 }
 
 std::string plan_advice_text(const PlanAdvice& a, const std::string& file) {
-    std::string s = "for +-" + std::to_string(static_cast<int>(kAdviceHalfWidth * 100)) +
-                    "% at 95% on every metric of the pilot, set in " + file + ":\n  [experiment] runs = " +
+    std::string s = "for the ratio's 95% CI within +-" + std::to_string(static_cast<int>(kAdviceHalfWidth * 100)) +
+                    "% on every metric of the pilot, set in " + file + ":\n  [experiment] runs = " +
                     std::to_string(a.runs) + change(a.runs, a.current_runs) +
                     (a.runs_from.empty() ? "" : ", for " + a.runs_from) + "\n";
     for (const auto& b : a.benches)

@@ -52,7 +52,10 @@ const char* const kPooledMethod =
     "subject is better). Its 95% interval is a seeded bootstrap that draws machines with "
     "replacement, then each drawn machine's runs (2000 resamples); with few machines it is "
     "wide, and it says how far the machines agree, not that the effect holds on other "
-    "hardware. The pooled verdict is better or worse only when the interval excludes 1.00x.";
+    "hardware. It needs 6 runs of each target on every machine, as on one machine. The pooled p is "
+    "a Mann-Whitney test stratified by machine (each machine's rank sum, machines never ranked "
+    "against each other), adjusted by Holm over the pooled metrics; the pooled verdict is better or "
+    "worse only when that p is below 0.05 and the interval, where there is one, excludes 1.00x.";
 
 // A machine's report as a section: headings one level deeper ("# x" ->
 // "## x"), without its title (the section heading says it) and its chart
@@ -81,10 +84,11 @@ void pooled_table_md(std::ostringstream& o, const HostsReport& r) {
         return;
     }
     o << "| Metric | Machines | Pooled " << md_escape(r.subject) << " vs " << md_escape(r.baseline)
-      << " | Verdict | Per machine |\n| --- | --- | --- | --- | --- |\n";
+      << " | p (Holm) | Verdict | Per machine |\n| --- | --- | --- | --- | --- | --- |\n";
     for (const auto& p : r.pooled)
         o << "| " << md_escape(p.label) << " | " << p.hosts.size() << " | " << md_escape(pooled_text(p))
-          << " | " << mark(p.verdict) << " | " << md_escape(per_host(p)) << " |\n";
+          << " | " << format_p(p.p_adjusted) << " | " << mark(p.verdict) << " | " << md_escape(per_host(p))
+          << " |\n";
     o << "\n" << kPooledMethod << "\n";
 }
 
@@ -140,6 +144,7 @@ json hosts_to_json(const HostsReport& r) {
                           {"better", to_string(p.better)}, {"ratio", number(p.ratio)},
                           {"ci", p.no_interval.empty() ? json{number(p.ci.lo), number(p.ci.hi)} : json(nullptr)},
                           {"no_ci", p.no_interval.empty() ? json(nullptr) : json(p.no_interval)},
+                          {"p_value", p.test.p_value}, {"p_holm", p.p_adjusted},
                           {"verdict", to_string(p.verdict)}, {"hosts", each}});
     }
     return {{"schema", kReportSchema}, {"title", r.title},     {"baseline", r.baseline},
@@ -199,11 +204,11 @@ void pooled_table_html(std::ostringstream& o, const HostsReport& r) {
         return;
     }
     o << "<table>\n<thead><tr><th>Metric</th><th>Machines</th><th>Pooled " << esc(r.subject) << " vs "
-      << esc(r.baseline) << "</th><th>Verdict</th><th>Per machine</th></tr></thead>\n<tbody>\n";
+      << esc(r.baseline) << "</th><th>p (Holm)</th><th>Verdict</th><th>Per machine</th></tr></thead>\n<tbody>\n";
     for (const auto& p : r.pooled)
         o << "<tr><td>" << esc(p.label) << "</td><td>" << p.hosts.size() << "</td><td>"
-          << esc(pooled_text(p)) << "</td><td>" << mark(p.verdict) << "</td><td>" << esc(per_host(p))
-          << "</td></tr>\n";
+          << esc(pooled_text(p)) << "</td><td>" << format_p(p.p_adjusted) << "</td><td>" << mark(p.verdict)
+          << "</td><td>" << esc(per_host(p)) << "</td></tr>\n";
     o << "</tbody>\n</table>\n<p class=\"method\">" << esc(kPooledMethod) << "</p>\n";
 }
 

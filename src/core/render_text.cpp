@@ -68,14 +68,17 @@ std::string p_clause(double p) {
 
 namespace {
 
-// The words for "the subject's value is lower / higher", by what the unit measures.
-std::pair<const char*, const char*> comparison_words(const std::string& unit) {
+// The words for "the subject's value is lower / higher", by what the unit
+// measures and which way is better: a time is faster or slower only where
+// less time is better (a time where more is better, to a thermal limit or on
+// a battery, is longer or shorter).
+std::pair<const char*, const char*> comparison_words(const std::string& unit, Better better) {
     static const std::set<std::string> times = {"ns", "us", "ms", "s", "min", "h", "usec", "msec", "sec"};
     static const std::set<std::string> sizes = {"B", "kB", "KB", "KiB", "MB", "MiB", "GB", "GiB", "bytes"};
     static const std::set<std::string> energies = {"J", "kJ", "mJ", "Wh", "mWh", "kWh"};
     std::string base = unit.substr(0, unit.find('/')); // "us/op" is a time per operation
     if (times.count(base))
-        return {"faster", "slower"};
+        return better == Better::lower ? std::pair{"faster", "slower"} : std::pair{"shorter", "longer"};
     if (sizes.count(unit))
         return {"smaller", "larger"};
     if (energies.count(unit))
@@ -84,8 +87,8 @@ std::pair<const char*, const char*> comparison_words(const std::string& unit) {
 }
 
 // A subject/baseline quotient in words: "1.20x slower", "the same".
-std::string quotient_words(const std::string& unit, double q) {
-    auto [lower_word, higher_word] = comparison_words(unit);
+std::string quotient_words(const MetricReport& m, double q) {
+    auto [lower_word, higher_word] = comparison_words(m.unit, m.better);
     double factor = q < 1 ? 1 / q : q;
     if (format_ratio(factor) == "1.00x")
         return "the same";
@@ -99,7 +102,7 @@ std::string span_words(const MetricReport& m, const Interval& span) {
     double a = quotient(span.lo), b = quotient(span.hi);
     if (a > b)
         std::swap(a, b);
-    std::string lo = quotient_words(m.unit, a), hi = quotient_words(m.unit, b);
+    std::string lo = quotient_words(m, a), hi = quotient_words(m, b);
     if (lo == hi)
         return lo; // one run each: "1.10x more"
     bool same_side = (a < 1) == (b < 1) && lo != "the same" && hi != "the same";
@@ -118,7 +121,7 @@ std::string span_words(const MetricReport& m, const Interval& span) {
 std::string describe_ratio(const MetricReport& m, const std::string& subject,
                            const std::string& baseline) {
     double s = m.find(subject)->summary.median, b = m.find(baseline)->summary.median;
-    std::string words = quotient_words(m.unit, s / b);
+    std::string words = quotient_words(m, s / b);
     std::string unit = m.unit.empty() ? "" : " " + ascii_safe(m.unit);
     return words + " (" + format_value(s) + " vs " + format_value(b) + unit + ", " +
            percent_change(s, b) + ")";

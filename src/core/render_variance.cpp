@@ -28,7 +28,7 @@ std::string advice_text(const TargetVariance& t) {
                           ? ""
                           : t.split.between_detectable() ? " (repeat kept: the costs are unknown)"
                                                          : " (repeat kept as in these runs)";
-    return "for +-" + format_fixed(kAdviceHalfWidth * 100, 0) + "% at 95%: " + boots + " x " +
+    return "for the ratio's 95% CI within +-" + format_fixed(kAdviceHalfWidth * 100, 0) + "%: " + boots + " x " +
            count_of(a.iterations, "iteration") + " per target" + why;
 }
 
@@ -75,8 +75,10 @@ std::string variance_costs_line(const Report& report) {
 std::string variance_method_text() {
     return "Kalibera and Jones (ISMM 2013): S1^2 is the variance of the iterations inside a boot, "
            "S2^2 that of the boot means; T1^2 = S1^2, T2^2 = S2^2 - S1^2/n1. The advice takes "
-           "R = ceil(sqrt(c_boot/c_iter x T1^2/T2^2)) iterations per boot and the smallest B boots with "
-           "B >= (t(0.975, B-1) x sqrt(T2^2 + T1^2/R) / (0.02 x mean))^2. Tests and intervals between "
+           "R = ceil(sqrt(c_boot/c_iter x T1^2/T2^2)) iterations per boot and sizes the interval the report "
+           "gives, that of the ratio of two targets' medians: the smallest B boots per target with "
+           "B >= (t(0.975, B-1) / 0.02)^2 x pi/2 x (w + w'), w = (T2^2 + pi x T1^2/R) / mean^2 of each "
+           "target (T1^2 counted once, not x pi, when R = 1). Tests and intervals between "
            "targets use one value per boot (the median of its iterations); the interval is a "
            "two-level bootstrap (boots, then iterations inside each).";
 }

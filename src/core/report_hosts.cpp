@@ -122,17 +122,44 @@ void add_host(PooledMetric& p, std::vector<HostSamples>& samples, const HostRepo
     samples.push_back({values_of(m.find(subject)), values_of(m.find(baseline))});
 }
 
-void set_pooled_stats(PooledMetric& p, const std::vector<HostSamples>& samples) {
+// "fewer than 6 runs on lab1 (b has 3)": the one-machine rule, on every machine.
+std::string too_few_runs(const PooledMetric& p, const std::vector<HostSamples>& samples,
+                         const std::string& subject, const std::string& baseline) {
+    for (size_t i = 0; i < samples.size(); ++i) {
+        bool subject_fewer = samples[i].subject.size() < samples[i].baseline.size();
+        size_t n = std::min(samples[i].subject.size(), samples[i].baseline.size());
+        if (n < kMinRunsForInterval)
+            return "fewer than " + std::to_string(kMinRunsForInterval) + " runs on " + p.hosts[i] + " (" +
+                   (subject_fewer ? subject : baseline) + " has " + std::to_string(n) + ")";
+    }
+    return "";
+}
+
+void set_pooled_stats(PooledMetric& p, const std::vector<HostSamples>& samples, const HostsReport& r) {
     p.ratio = geometric_mean(p.ratios);
-    p.no_interval = all_positive(samples) ? "" : "a value is 0 or below";
+    p.test = stratified_rank_test(samples);
+    p.no_interval = all_positive(samples) ? too_few_runs(p, samples, r.subject, r.baseline)
+                                          : "a value is 0 or below";
     double nan = std::nan("");
     p.ci = p.no_interval.empty()
                ? bootstrap_hosts_ci(samples, p.better, seed_from("hosts:" + p.key))
                : Interval{nan, nan};
-    if (p.no_interval.empty() && p.ci.lo > 1)
-        p.verdict = Verdict::better;
-    else if (p.no_interval.empty() && p.ci.hi < 1)
-        p.verdict = Verdict::worse;
+}
+
+// Holm over the pooled metrics, then the one-machine verdict rule.
+void set_pooled_verdicts(std::vector<PooledMetric>& pooled) {
+    std::vector<double> raw;
+    for (const auto& p : pooled)
+        raw.push_back(p.test.p_value);
+    std::vector<double> adjusted = holm_adjust(raw);
+    for (size_t i = 0; i < pooled.size(); ++i) {
+        PooledMetric& p = pooled[i];
+        p.p_adjusted = adjusted[i];
+        Comparison c;
+        c.ratio = p.ratio, c.ci = p.ci, c.test = p.test;
+        c.no_interval = p.no_interval, c.p_adjusted = p.p_adjusted;
+        p.verdict = verdict_of(c);
+    }
 }
 
 // The metric over every machine that compared it; nullopt below two machines.
@@ -148,7 +175,7 @@ std::optional<PooledMetric> pool(const std::string& key, const HostsReport& r) {
             }
     if (p.hosts.size() < 2)
         return std::nullopt;
-    set_pooled_stats(p, samples);
+    set_pooled_stats(p, samples, r);
     return p;
 }
 
@@ -231,6 +258,7 @@ HostsReport build_hosts_report(const ReportInput& in) {
     for (const auto& key : pooled_keys(r))
         if (auto p = pool(key, r))
             r.pooled.push_back(std::move(*p));
+    set_pooled_verdicts(r.pooled);
     warn_hosts(r);
     for (const auto& p : r.pooled)
         warn_disagreement(r, p);

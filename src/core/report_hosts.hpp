@@ -35,8 +35,14 @@ struct PooledMetric {
     std::vector<Verdict> verdicts;  // each machine's verdict
     double ratio = 1;               // geometric mean of ratios: > 1 the subject is better
     Interval ci;                    // NaN when there is none: see no_interval
+    // Why there is no interval: a value is 0 or below, or a machine has
+    // fewer than kMinRunsForInterval runs of a target (as on one machine).
     std::string no_interval;
-    Verdict verdict = Verdict::same; // better / worse only when ci excludes 1.00x
+    RankTest test;         // stratified by machine (stratified_rank_test)
+    double p_adjusted = 1; // test.p_value by Holm over the pooled metrics
+    // verdict_of, as on one machine: p_adjusted below kAlpha and the
+    // interval, where there is one, excluding 1.00x.
+    Verdict verdict = Verdict::same;
 };
 
 struct HostsReport {

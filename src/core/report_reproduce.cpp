@@ -27,23 +27,28 @@ std::string cannot_judge(const ReproduceRow& row, const Report& fresh, const Met
     return "";
 }
 
-void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m, const std::string& differences) {
+void judge(ReproduceRow& row, const Report& fresh, const MetricReport& m) {
     row.why = cannot_judge(row, fresh, m);
     if (!row.why.empty())
         return;
     double p = row.published_ratio, lo = row.fresh->ci.lo, hi = row.fresh->ci.hi;
     std::string ci = format_ratio(lo) + " - " + format_ratio(hi);
     if (p < lo || p > hi) {
-        row.verdict = differences.empty() ? Reproduction::not_reproduced : Reproduction::not_comparable;
+        row.verdict = Reproduction::not_reproduced;
         row.why = "published " + format_ratio(p) + " is outside the fresh interval " + ci;
-        if (!differences.empty())
-            row.why = "not comparable: " + differences + " (" + row.why + ")";
     } else if ((lo > 1 && p > 1) || (hi < 1 && p < 1)) {
         row.verdict = Reproduction::reproduced;
         row.why = "published " + format_ratio(p) + " is inside " + ci + ", same direction";
     } else {
         row.why = "the fresh interval " + ci + " includes 1.00x: more runs needed";
     }
+}
+
+// Runs of another experiment judge nothing, a hit no more than a miss: every
+// row is "not comparable", with what differs and what the numbers alone say.
+void not_comparable(ReproduceRow& row, const std::string& differences) {
+    row.verdict = Reproduction::not_comparable;
+    row.why = "not comparable: " + differences + " (" + row.why + ")";
 }
 
 void differ(std::vector<std::string>& out, const std::string& what, const std::string& a, const std::string& b) {
@@ -154,7 +159,9 @@ std::vector<ReproduceRow> compare_reproduction(const Report& published, const Re
                 fm = &m;
         if (fm)
             row.fresh = fm->comparison;
-        judge(row, fresh, fm ? *fm : pm, differences);
+        judge(row, fresh, fm ? *fm : pm);
+        if (!differences.empty())
+            not_comparable(row, differences);
         rows.push_back(row);
     }
     return rows;

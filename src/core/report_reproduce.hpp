@@ -25,9 +25,10 @@ struct ReproduceRow {
 //                   the interval excludes 1.00x on the same side (the
 //                   direction agrees and is established);
 //   not reproduced  the published ratio lies outside the fresh interval;
-//   not comparable  it does, but the runs differ in what matters (below);
 //   inconclusive    no fresh comparison, fewer than 2 fresh runs of a
-//                   target, or an interval that includes 1.00x.
+//                   target, or an interval that includes 1.00x;
+//   not comparable  every metric, whatever the above would say, when the
+//                   runs differ in what matters (below).
 std::vector<ReproduceRow> compare_reproduction(const Report& published, const Report& fresh);
 
 // What makes the fresh runs another experiment than the published ones:

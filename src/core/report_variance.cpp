@@ -1,6 +1,7 @@
 // The report's variance split: for each metric whose bench ran more than
 // once per boot, within- and between-boot variance per target and the boots
-// x iterations for +-2% at 95% (core/variance), from the measured costs.
+// x iterations for the ratio's 95% interval within +-2% (core/variance), from
+// the measured costs.
 #include "core/estimate.hpp"
 #include "core/report.hpp"
 
@@ -43,12 +44,24 @@ double iteration_seconds(const std::string& key, const std::vector<const RunResu
     return per.empty() ? 0 : median(per);
 }
 
-void split_metric(MetricReport& m, const BootCost& boot, const std::vector<const RunResult*>& runs) {
+// The split of the target a target's ratio is taken against (the baseline's,
+// or the subject's for the baseline); its own when that one has none.
+const VarianceSplit& partner(const MetricReport& m, const TargetVariance& t, const Report& report) {
+    const std::string& other = t.target == report.baseline ? report.subject : report.baseline;
+    for (const auto& v : m.variance)
+        if (v.target == other)
+            return v.split;
+    return t.split;
+}
+
+void split_metric(MetricReport& m, const Report& report, const std::vector<const RunResult*>& runs) {
     m.iteration_s = iteration_seconds(m.key, runs);
     m.bench = bench_of(m.key, runs);
     for (const auto& t : m.targets)
         if (auto split = variance_split(boots_of(t)))
-            m.variance.push_back({t.target, *split, advise(*split, boot.seconds, m.iteration_s)});
+            m.variance.push_back({t.target, *split, std::nullopt});
+    for (auto& t : m.variance)
+        t.advice = advise_ratio(t.split, partner(m, t, report), report.boot_cost.seconds, m.iteration_s);
 }
 
 } // namespace
@@ -80,7 +93,7 @@ void add_variance(Report& report, const std::vector<const RunResult*>& included)
     report.boot_cost = measured_boot_cost(included);
     for (auto& m : report.metrics)
         if (has_iterations(m))
-            split_metric(m, report.boot_cost, included);
+            split_metric(m, report, included);
 }
 
 } // namespace bootbench::core

@@ -68,10 +68,9 @@ RankTest exact_test(const std::vector<long>& ranks, size_t n1) {
     return t;
 }
 
-RankTest normal_test(const std::vector<long>& ranks, const std::vector<double>& all, size_t n1) {
-    double n = static_cast<double>(ranks.size()), a = static_cast<double>(n1), b = n - a;
-    double r1 = std::accumulate(ranks.begin(), ranks.begin() + static_cast<long>(n1), 0.0) / 2;
-    double u = r1 - a * (a + 1) / 2, mu = a * b / 2;
+// The variance of a's rank sum (U) under permutation, with the tie correction.
+double rank_sum_variance(const std::vector<double>& all, size_t n1) {
+    double n = static_cast<double>(all.size()), a = static_cast<double>(n1), b = n - a;
     std::vector<double> sorted = all;
     std::sort(sorted.begin(), sorted.end());
     double ties = 0;
@@ -83,7 +82,14 @@ RankTest normal_test(const std::vector<long>& ranks, const std::vector<double>& 
         ties += t * t * t - t;
         i = j;
     }
-    double var = a * b / 12 * ((n + 1) - ties / (n * (n - 1)));
+    return a * b / 12 * ((n + 1) - ties / (n * (n - 1)));
+}
+
+RankTest normal_test(const std::vector<long>& ranks, const std::vector<double>& all, size_t n1) {
+    double a = static_cast<double>(n1), b = static_cast<double>(ranks.size()) - a;
+    double r1 = std::accumulate(ranks.begin(), ranks.begin() + static_cast<long>(n1), 0.0) / 2;
+    double u = r1 - a * (a + 1) / 2, mu = a * b / 2;
+    double var = rank_sum_variance(all, n1);
     RankTest t;
     t.method = PValueMethod::normal;
     t.min_p_value = 0;
@@ -190,6 +196,22 @@ RankTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b
     if (all.size() <= kExactTestMaxN)
         return exact_test(ranks, a.size());
     return normal_test(ranks, all, a.size());
+}
+
+RankSumNull rank_sum_null(const std::vector<double>& a, const std::vector<double>& b, bool exact) {
+    std::vector<double> all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    std::vector<long> ranks = doubled_ranks(all);
+    RankSumNull out;
+    out.observed = std::accumulate(ranks.begin(), ranks.begin() + static_cast<long>(a.size()), 0L);
+    out.expected = static_cast<long>(a.size() * (all.size() + 1));
+    out.variance = 4 * rank_sum_variance(all, a.size());
+    out.arrangements = choose(all.size(), a.size());
+    if (exact)
+        out.probability = rank_sum_counts(ranks, a.size());
+    for (double& p : out.probability)
+        p /= out.arrangements;
+    return out;
 }
 
 double better_ratio(double subject_median, double baseline_median, Better better) {

@@ -53,6 +53,18 @@ struct RankTest {
 // and continuity correction above. Empty samples give p = 1.
 RankTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b);
 
+// The permutation distribution of a's doubled mid-rank sum among a and b
+// (mid-ranks doubled so that ties stay integers): what the exact test sums,
+// and what a test stratified by machine (core/stats_hosts) convolves.
+struct RankSumNull {
+    long observed = 0, expected = 0; // doubled rank sums
+    double variance = 0;             // of the doubled sum, tie-corrected
+    double arrangements = 1;         // C(n, a.size())
+    std::vector<double> probability; // [s]: P(doubled sum = s); empty unless exact
+};
+// Requires non-empty a and b; `exact` counts every arrangement (n <= kExactTestMaxN).
+RankSumNull rank_sum_null(const std::vector<double>& a, const std::vector<double>& b, bool exact);
+
 // Subject-is-better ratio of two medians: baseline/subject for lower-is-better
 // metrics, subject/baseline for higher-is-better ones.
 double better_ratio(double subject_median, double baseline_median, Better better);

@@ -26,4 +26,20 @@ double pooled_ratio(const std::vector<HostSamples>& hosts, Better better);
 Interval bootstrap_hosts_ci(const std::vector<HostSamples>& hosts, Better better,
                             std::uint64_t seed, int resamples = kBootstrapResamples);
 
+// Above this many values on all machines together the stratified test uses
+// the normal approximation (the exact one convolves every machine's
+// distribution, which grows with the square of a machine's runs).
+inline constexpr size_t kStratifiedExactMaxN = 4 * kExactTestMaxN;
+
+// Mann-Whitney stratified by machine (van Elteren's test, unweighted): the
+// sum over machines of the subject's rank sum among that machine's runs.
+// Under no difference the labels are exchangeable within a machine only,
+// so a machine that is faster than another adds nothing to the statistic.
+// Exact (the convolution of the machines' permutation distributions) while
+// every machine has at most kExactTestMaxN values and all together at most
+// kStratifiedExactMaxN; else the normal approximation with the machines'
+// tie-corrected variances summed and a continuity correction. Two-sided; one
+// machine gives mann_whitney's p. Machines with an empty side are left out.
+RankTest stratified_rank_test(const std::vector<HostSamples>& hosts);
+
 } // namespace bootbench::core

@@ -37,6 +37,18 @@ int iterations_for(const VarianceSplit& v, double c_boot_s, double c_iter_s, boo
     return static_cast<int>(std::clamp(r, 1.0, static_cast<double>(kMaxRepeat)));
 }
 
+// The smallest n2 >= 2 with n2 >= t(0.975, n2-1)^2 x scale, counted up
+// because t depends on n2; capped at kMaxRuns.
+void count_boots(Advice& a, double scale) {
+    a.capped = false;
+    for (a.boots = 2; a.boots < kMaxRuns; ++a.boots) {
+        double t = t975(a.boots - 1);
+        if (a.boots >= t * t * scale)
+            return;
+    }
+    a.capped = true;
+}
+
 // The boots' means and the pooled sum of squares within boots: boots of
 // unequal length (after a failed iteration) pool their own n_j - 1.
 struct WithinBoots {
@@ -97,14 +109,31 @@ std::optional<Advice> advise(const VarianceSplit& v, double c_boot_s, double c_i
     Advice a;
     a.iterations = iterations_for(v, c_boot_s, c_iter_s, a.iterations_from_costs);
     double var = std::max(v.t2_sq, 0.0) + v.t1_sq / a.iterations;
-    double scale = var / (half_width * v.mean * half_width * v.mean);
-    for (a.boots = 2; a.boots < kMaxRuns; ++a.boots) {
-        double t = t975(a.boots - 1);
-        if (a.boots >= t * t * scale)
-            return a;
-    }
-    a.capped = true;
+    count_boots(a, var / (half_width * v.mean * half_width * v.mean));
     return a;
+}
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A boot's relative variance as the report's two-level bootstrap sees it.
+double bootstrap_boot_variance(const VarianceSplit& v, int iterations) {
+    double c = iterations > 1 ? kPi : 1;
+    return (std::max(v.t2_sq, 0.0) + c * v.t1_sq / iterations) / (v.mean * v.mean);
+}
+
+} // namespace
+
+std::optional<Advice> advise_ratio(const VarianceSplit& a, const VarianceSplit& b, double c_boot_s,
+                                   double c_iter_s, double half_width) {
+    auto first = advise(a, c_boot_s, c_iter_s, half_width), second = advise(b, c_boot_s, c_iter_s, half_width);
+    if (!first || !second)
+        return std::nullopt;
+    Advice out = first->iterations >= second->iterations ? *first : *second;
+    double w = bootstrap_boot_variance(a, out.iterations) + bootstrap_boot_variance(b, out.iterations);
+    count_boots(out, kPi / 2 * w / (half_width * half_width));
+    return out;
 }
 
 } // namespace bootbench::core

@@ -48,6 +48,20 @@ struct Advice {
 std::optional<Advice> advise(const VarianceSplit& v, double c_boot_s, double c_iter_s,
                              double half_width = kAdviceHalfWidth);
 
+// The boots x iterations for the interval the report gives: that of the
+// ratio of two targets' medians (a's and b's splits), by the two-level
+// bootstrap. R is advise()'s, the larger of the two targets' (one bench
+// runs in both); B the smallest with
+//   B >= (t_{0.975, B-1} / h)^2 x pi/2 x (w_a + w_b),
+// where w = (max(T2^2, 0) + c T1^2 / R) / mean^2 is the relative variance
+// of one boot's value as the bootstrap sees it (c = pi for R > 1: the median
+// of R iterations has about pi/2 the variance of their mean, and the
+// bootstrap draws the iterations again inside each drawn boot; c = 1 for
+// one iteration) and pi/2 the variance of a median of B values against
+// their mean's. nullopt when a mean is not above 0.
+std::optional<Advice> advise_ratio(const VarianceSplit& a, const VarianceSplit& b, double c_boot_s,
+                                   double c_iter_s, double half_width = kAdviceHalfWidth);
+
 // Student's t quantile t_{0.975, df} (df >= 1): exact to 4 decimals.
 double t975(int df);
 

@@ -220,6 +220,9 @@ def reproduce_tests(tmp):
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("sched_", "sysbench", "schbench"))}
     check("reproduce: a sandbox's miss is not comparable, not 'not reproduced'",
           "not comparable: the fresh runs are a sandbox simulation" in rows.get("sysbench_events", ""), out)
+    check("reproduce: another experiment reproduces nothing, a hit no more than a miss (issue 32, item 8)",
+          rows and all("  not comparable  not comparable: " in r for r in rows.values())
+          and "  reproduced  " not in out, out)
     check("reproduce: says first how the experiments differ",
           "not the same experiment: the fresh runs are a sandbox simulation\n"
           "not the same experiment: CPU: published " in out and "; fresh AMD EPYC, 2 CPUs\n" in out, out)

@@ -52,9 +52,10 @@ def pilot(root, repeat=True):
     """Three boots per target, two iterations each, a run every 62 s: a boot
     costs 62 - 2 s of benches = 60 s, an iteration 2 s / 2 = 1 s. system-a's
     boots {10,12} {14,16} {11,13}: S1^2 = 2, S2^2 = 13/3, T2^2 = 10/3 (shares
-    37.5% / 62.5%); r1 = ceil(sqrt(60 * 2 / (10/3))) = 6; V = 10/3 + 2/6;
-    n2 = 222 for +-2% of 38/3. system-b is system-a times 2: the same shares
-    and advice."""
+    37.5% / 62.5%); r1 = ceil(sqrt(60 * 2 / (10/3))) = 6; for the ratio of
+    the two medians (issue 32, item 7; 222 sized a's mean alone) w = (10/3 +
+    pi * 2/6) / (38/3)^2 per target and n2 = 827 for +-2%. system-b is
+    system-a times 2: the same shares and advice."""
     os.makedirs(f"{root}/runs")
     shutil.copy(DEMO, f"{root}/experiment.toml")
     boots = [[10, 12], [14, 16], [11, 13]]
@@ -74,7 +75,8 @@ def report_tests(tmp):
     check("report of a pilot runs", rc == 0, err)
     md = open(os.path.join(root, "report.md")).read()
     line = ("- sched\\_pipe\\_usecs\\_op on system-a (3 boots x 2 iterations): within a boot 37.5%, "
-            "between boots 62.5% of the variance; for +-2% at 95%: about 222 boots x 6 iterations per target")
+            "between boots 62.5% of the variance; for the ratio's 95% CI within +-2%: about 827 boots x 6 "
+            "iterations per target")
     check("report.md: the variance section with the hand-computed split and advice",
           "## Iterations inside a boot" in md and line in md, md)
     check("report.md: the costs and where they come from",
@@ -85,7 +87,7 @@ def report_tests(tmp):
     va = m["variance"][0]
     check("report.json: the split per target",
           va["target"] == "system-a" and abs(va["s1_sq"] - 2) < 1e-9 and abs(va["t2_sq"] - 10 / 3) < 1e-9
-          and abs(va["within_share"] - 0.375) < 1e-9 and va["advice"]["boots"] == 222
+          and abs(va["within_share"] - 0.375) < 1e-9 and va["advice"]["boots"] == 827
           and va["advice"]["iterations"] == 6, json.dumps(va))
     check("report.json: every iteration beside the per-boot values",
           m["targets"]["system-a"]["iterations"] == [[10, 12], [14, 16], [11, 13]]
@@ -94,7 +96,7 @@ def report_tests(tmp):
           json.dumps(rep.get("boot_cost")))
     html = open(os.path.join(root, "report.html")).read()
     check("report.html: the variance section", "<h2>Iterations inside a boot</h2>" in html
-          and "about 222 boots x 6 iterations per target" in html)
+          and "about 827 boots x 6 iterations per target" in html)
     check("terminal: the variance lines", "iterations inside a boot:\n  sched_pipe_usecs_op on system-a" in out, out)
 
 
@@ -104,10 +106,11 @@ def plan_tests(tmp):
     rc, out, err = run("plan", "--from", root, DEMO)
     check("plan --from runs", rc == 0, err)
     check("plan --from proposes runs and repeat from the hand-computed advice",
-          f"set in {DEMO}:\n  [experiment] runs = 222 (now 4), for sched_pipe_usecs_op on system-a\n"
+          f"for the ratio's 95% CI within +-2% on every metric of the pilot, set in {DEMO}:\n"
+          "  [experiment] runs = 827 (now 4), for sched_pipe_usecs_op on system-a\n"
           "  [[bench]] 'perf-sched-pipe' repeat = 6 (now 3), for sched_pipe_usecs_op on system-a\n" in out, out)
     check("plan --from: the estimate of the sized experiment", "estimate with these: " in out
-          and "(444 runs of " in out, out)
+          and "(1654 runs of " in out, out)
     flat = os.path.join(tmp, "flat")
     pilot(flat, repeat=False)
     rc, out, err = run("plan", "--from", flat, DEMO)

@@ -93,6 +93,35 @@ TEST_CASE("the words follow what the unit measures", "[render]") {
     CHECK(words("ms", 100, 100.1, Better::lower) == "the same (100 vs 100 ms, -0.1%)");
 }
 
+// Issue 32 item 9: a time where more is better (time to a thermal limit, a
+// battery's hours) is longer or shorter, never "better 1.20x slower".
+TEST_CASE("the words follow the metric's direction, not only its unit", "[render]") {
+    ReportInput in;
+    in.baseline = "a";
+    for (int i = 1; i <= 6; ++i)
+        for (const auto& [target, s] : {std::pair<std::string, double>{"a", 100}, {"b", 120}}) {
+            RunResult r;
+            r.run_id = target + "-" + std::to_string(i);
+            r.target = target;
+            r.metrics = {{"time_to_throttle_s", s + 0.1 * i, "s", Better::higher, "soak"}};
+            in.runs.push_back(r);
+        }
+    Report r = build_report(in);
+    const MetricReport& m = r.metrics[0];
+    CHECK(verdict_mark(m) == "better");
+    CHECK(describe_ratio(m, "b", "a") == "1.20x longer (120 vs 100 s, +20%)");
+    CHECK(describe_ratio(m, "a", "b") == "1.20x shorter (100 vs 120 s, -17%)");
+    CHECK(interval_text(m) == "95% CI 1.20x longer");
+    std::string md = render_markdown(r, "report.svg");
+    CHECK(md.find(" 1.20x longer (120 vs 100 s, +20%) | 95% CI 1.20x longer | 0.002 | better |") !=
+          std::string::npos);
+    CHECK(md.find("slower") == std::string::npos);
+    CHECK(render_html(r).find("slower") == std::string::npos);
+    CHECK(render_svg(r).find("slower") == std::string::npos);
+    // lower-is-better times keep their words
+    CHECK(describe_ratio(sample_report().metrics[0], "fast", "stock") == "1.79x faster (4.45 vs 7.97 us/op, -44%)");
+}
+
 TEST_CASE("a value 35% lower is never called 55% lower", "[render]") {
     MetricReport m;
     m.key = "sysbench_lat_avg_ms";

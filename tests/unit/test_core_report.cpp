@@ -272,13 +272,34 @@ TEST_CASE("reproduce: different machines, kernels or a sandbox make a miss 'not 
                                                   "CPU: published AMD Ryzen 7 7840U, 16 CPUs; fresh AMD EPYC, 2 CPUs",
                                                   "kernel of a: published 6.15.2-cachyos; fresh 6.12.0"});
     auto rows = compare_reproduction(published, fresh);
-    CHECK(rows[0].verdict == Reproduction::reproduced); // a hit on other hardware is still a hit
+    // Issue 32 item 8: a hit in another experiment is no reproduction either.
+    CHECK(rows[0].verdict == Reproduction::not_comparable);
+    CHECK(rows[0].why.rfind("not comparable: the fresh runs are a sandbox simulation; CPU: published AMD Ryzen 7 "
+                            "7840U, 16 CPUs; fresh AMD EPYC, 2 CPUs; kernel of a: published 6.15.2-cachyos; "
+                            "fresh 6.12.0 (published 1.93x is inside ",
+                            0) == 0);
     CHECK(rows[1].verdict == Reproduction::not_comparable);
     CHECK(rows[1].why.rfind("not comparable: the fresh runs are a sandbox simulation; CPU: published AMD Ryzen 7 "
                             "7840U, 16 CPUs; fresh AMD EPYC, 2 CPUs; kernel of a: published 6.15.2-cachyos; "
                             "fresh 6.12.0 (published 1.20x is outside the fresh interval ",
                             0) == 0);
     CHECK(render_reproduction(rows).find("not comparable") != std::string::npos);
+    CHECK(render_reproduction(rows).find("  reproduced  ") == std::string::npos);
+}
+
+TEST_CASE("reproduce: when the experiments differ, no metric is reproduced, inconclusive or not: all are "
+          "'not comparable'",
+          "[report][reproduce]") {
+    Report fresh = build_report(two_targets(4)); // no interval: inconclusive in the same experiment
+    Report published = build_report(two_targets(6));
+    fresh.caption.provenance_tag = "sandbox simulation, --quick";
+    auto rows = compare_reproduction(published, fresh);
+    REQUIRE(rows.size() == 2);
+    for (const auto& row : rows) {
+        CHECK(row.verdict == Reproduction::not_comparable);
+        CHECK(row.why == "not comparable: the fresh runs are a sandbox simulation, --quick (the fresh results "
+                         "have no interval: fewer than 6 runs (a has 4))");
+    }
 }
 
 namespace {

@@ -177,7 +177,7 @@ TEST_CASE("the renderers of a report across hosts") {
     HostsReport r = build_hosts_report(two_hosts());
     std::string md = render_hosts_markdown(r, "report.svg");
     CHECK(md.find("## Pooled over machines") != std::string::npos);
-    CHECK(md.find("| lat | 2 | 1.00x (95% CI 0.50x to 2.00x) | ~ | lab1 2.00x better, lab2 0.50x worse |") !=
+    CHECK(md.find("| lat | 2 | 1.00x (95% CI 0.50x to 2.00x) | 1.000 | ~ | lab1 2.00x better, lab2 0.50x worse |") !=
           std::string::npos);
     CHECK(md.find("## machine lab1 (CPU lab1, 8 CPUs)") != std::string::npos);
     CHECK(md.find("\n# ") == std::string::npos); // one title: the machines' are sections
@@ -186,6 +186,8 @@ TEST_CASE("the renderers of a report across hosts") {
     CHECK(j["hosts"][0]["machine_id"] == "1111111111111111");
     CHECK(j["hosts"][0]["report"]["metrics"][0]["verdict"] == "better");
     CHECK(j["pooled"][0]["ci"][0] == Approx(0.5));
+    CHECK(j["pooled"][0]["p_value"] == Approx(1));
+    CHECK(j["pooled"][0]["p_holm"] == Approx(1));
     std::string svg = render_hosts_svg(r);
     CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", 0) == 0);
     std::string html = render_hosts_html(r);
@@ -204,4 +206,85 @@ TEST_CASE("a report across sandboxes says first that it is not a measurement") {
           std::string::npos);
     CHECK(render_hosts_markdown(build_hosts_report(two_hosts()), "report.svg").find("Not a measurement") ==
           std::string::npos);
+}
+
+// Issue 32 item 6: a pooled verdict had no false-verdict control (an
+// interval of 2 or 3 runs per machine, no test, no Holm).
+TEST_CASE("the stratified rank test ranks within machines only") {
+    // one machine: the one-machine test's p
+    std::vector<double> a = {1, 4, 5, 9}, b = {2, 3, 6, 7, 8};
+    CHECK(stratified_rank_test({{a, b}}).p_value == Approx(mann_whitney(a, b).p_value));
+    // two machines of 3 against 3, the subject lowest on both: 2 of the
+    // C(6,3)^2 = 400 arrangements are as extreme; the second machine's
+    // level (100x the first's) changes nothing
+    RankTest t = stratified_rank_test({{{1, 2, 3}, {4, 5, 6}}, {{100, 200, 300}, {400, 500, 600}}});
+    CHECK(t.method == PValueMethod::exact);
+    CHECK(t.p_value == Approx(2.0 / 400));
+    CHECK(t.min_p_value == Approx(2.0 / 400));
+    // opposite on the two machines: no evidence at all
+    CHECK(stratified_rank_test({{{1, 2, 3}, {4, 5, 6}}, {{4, 5, 6}, {1, 2, 3}}}).p_value == Approx(1));
+    // above kStratifiedExactMaxN values: the normal approximation
+    std::vector<HostSamples> big(5);
+    for (int h = 0; h < 5; ++h)
+        for (int i = 0; i < 26; ++i) {
+            big[h].subject.push_back(i * 2 + h * 1000);
+            big[h].baseline.push_back(i * 2 + 1 + h * 1000);
+        }
+    RankTest normal = stratified_rank_test(big);
+    CHECK(normal.method == PValueMethod::normal);
+    CHECK(normal.p_value > 0.5); // interleaved values: no difference
+}
+
+namespace {
+
+// `runs` runs of a and b on one machine, `metrics` metrics on each, every b
+// value half of a's (lower is better: b is 2x better), a little spread.
+void add_lab_host(ReportInput& in, const std::string& machine, const std::string& hostname, int runs,
+                  int metrics) {
+    for (int i = 1; i <= runs; ++i)
+        for (const std::string t : {"a", "b"}) {
+            RunResult r = run(t + "-" + std::to_string(i), t, 1, machine, hostname);
+            r.metrics.clear();
+            for (int k = 0; k < metrics; ++k)
+                r.metrics.push_back({"m" + std::to_string(k), (t == "a" ? 10 : 5) + 0.01 * i, "ms", Better::lower, "b"});
+            in.runs.push_back(r);
+        }
+}
+
+HostsReport lab(int runs, int metrics) {
+    ReportInput in;
+    in.baseline = "a";
+    add_lab_host(in, "1111111111111111", "lab1", runs, metrics);
+    add_lab_host(in, "2222222222222222", "lab2", runs, metrics);
+    return build_hosts_report(in);
+}
+
+} // namespace
+
+TEST_CASE("a pooled verdict needs what one machine needs: a test, Holm, 6 runs for an interval") {
+    // 2 runs per machine: no machine can say anything, nor can the pool
+    // (p = 2/36 = 0.056 even when b is better in every run)
+    HostsReport two = lab(2, 1);
+    const PooledMetric& p = two.pooled.at(0);
+    CHECK(p.no_interval == "fewer than 6 runs on lab1 (a has 2)");
+    CHECK(p.test.p_value == Approx(2.0 / 36));
+    CHECK(p.verdict == Verdict::same);
+    CHECK(render_hosts_markdown(two, "report.svg")
+              .find("| m0 | 2 | 2.00x (no interval: fewer than 6 runs on lab1 (a has 2)) | 0.056 | ~ | lab1 2.00x ~, "
+                    "lab2 2.00x ~ |") != std::string::npos);
+    // 3 runs: p = 2/400 = 0.005 per metric; Holm over 9 metrics 0.045, over 11 0.055
+    for (const auto& m : lab(3, 9).pooled)
+        CHECK(m.verdict == Verdict::better);
+    for (const auto& m : lab(3, 11).pooled) {
+        CHECK(m.p_adjusted == Approx(11 * 0.005));
+        CHECK(m.verdict == Verdict::same);
+    }
+    // 6 runs: the interval and the test agree
+    HostsReport six = lab(6, 8);
+    CHECK(six.pooled.at(0).no_interval.empty());
+    CHECK(six.pooled.at(0).verdict == Verdict::better);
+    nlohmann::json j = hosts_to_json(lab(3, 11));
+    CHECK(j["pooled"][0]["no_ci"] == "fewer than 6 runs on lab1 (a has 3)");
+    CHECK(j["pooled"][0]["p_holm"] == Approx(0.055));
+    CHECK(j["pooled"][0]["verdict"] == "same");
 }

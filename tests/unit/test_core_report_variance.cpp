@@ -57,7 +57,11 @@ TEST_CASE("report: a metric with iterations gets its split, advice and costs", "
     CHECK(r.boot_cost.measured);
     CHECK(r.boot_cost.seconds == 60);
     CHECK(m.variance[0].advice->iterations == 6);
-    CHECK(m.variance[0].advice->boots == 222);
+    // Issue 32 item 7: the boots for the ratio of the two medians, not for
+    // a's mean (222): w = (10/3 + pi x 2/6) / (38/3)^2 = 0.027302 for a and
+    // for b (a x 2); t(826)^2 x pi/2 x 2w / 0.02^2 = 826.2 -> 827.
+    CHECK(m.variance[0].advice->boots == 827);
+    CHECK(m.variance[1].advice->boots == 827);
     CHECK(m.targets[0].summary.median == 12); // per-boot values 11, 15, 12
 }
 
@@ -90,14 +94,14 @@ TEST_CASE("plan advice: runs and repeat for the experiment from a pilot", "[repo
     e.benches = {pipe, other};
     e.source_file = "x.toml";
     PlanAdvice a = plan_advice(r, e);
-    CHECK(a.runs == 222);
+    CHECK(a.runs == 827);
     CHECK(a.current_runs == 4);
     REQUIRE(a.benches.size() == 1);
     CHECK(a.benches[0].repeat == 6);
     CHECK(a.benches[0].current == 2);
     CHECK(a.sized.benches[0].repeat == 6);
     CHECK(a.sized.benches[1].repeat == 1);
-    CHECK(a.sized.runs == 222);
+    CHECK(a.sized.runs == 827);
     e.benches = {other};
     CHECK_THROWS_WITH(plan_advice(r, e),
                       "the pilot's results have no bench that ran more than once per boot and is in x.toml: "

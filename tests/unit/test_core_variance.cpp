@@ -56,6 +56,30 @@ TEST_CASE("boots x iterations for a precision, by hand", "[variance]") {
     CHECK(advise(*v, 60, 1, 0.0001)->capped);
 }
 
+// Issue 32 item 7: the ratio of two medians. One target's split twice, R = 6
+// as advise's: w = (10/3 + pi x 2/6) / (38/3)^2 = 0.027302; for +-20% the
+// scale is pi/2 x 2w / 0.2^2 = 2.1443 and n2 = 11 (t(10)^2 x 2.1443 = 10.65;
+// n2 = 10: t(9)^2 x 2.1443 = 10.97 > 10).
+TEST_CASE("boots for the ratio of two medians, by hand", "[variance]") {
+    auto v = variance_split({{10, 12}, {14, 16}, {11, 13}});
+    auto a = advise_ratio(*v, *v, 60, 1, 0.2);
+    REQUIRE(a);
+    CHECK(a->iterations == 6);
+    CHECK(a->boots == 11);
+    // +-2%: scale 214.43, t(826)^2 x 214.43 = 826.2 -> 827 (advise: 222)
+    CHECK(advise_ratio(*v, *v, 60, 1)->boots == 827);
+    // One iteration per boot (boots as cheap as iterations): T1^2 counts
+    // once, w = (10/3 + 2) / (38/3)^2 = 0.033241, scale 261.07 -> 1006:
+    // more than kMaxRuns (1000)
+    auto one = advise_ratio(*v, *v, 1, 1);
+    CHECK(one->iterations == 1);
+    CHECK(one->capped);
+    // the larger R of the two targets is the bench's
+    auto quiet = variance_split({{10, 10.1}, {14, 14.1}, {11, 11.1}});
+    CHECK(advise_ratio(*quiet, *v, 60, 1)->iterations == 6);
+    CHECK_FALSE(advise_ratio(*v, VarianceSplit{}, 60, 1)); // a mean not above 0
+}
+
 // Boot means all 12: S2^2 = 0, S1^2 = (4 + 4 + 0 + 0 + 1 + 1) / 3 = 10/3,
 // T2^2 = -5/3: no between-boot variance to detect. R stays the pilot's 2,
 // V = 0 + (10/3) / 2; for +-10%: scale 1.157, n2 = 7 (t(6)^2 * 1.157 = 6.93).
