@@ -3,9 +3,11 @@
 
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
+#include "cli/targets.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "sys/doctor_probe.hpp"
+#include "sys/ostree/prepare_root.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -21,14 +23,43 @@ std::unique_ptr<sys::UnitControl> units_of(const std::string& root) {
     return std::make_unique<sys::SandboxUnits>(root);
 }
 
+// The targets that resolve on the sysroot at `root` (those that do not are
+// start's refusal to give, with the deployments listed).
+std::map<std::string, core::DeploymentRef> resolved_targets(sys::Sysroot& sysroot,
+                                                            const core::Experiment& e) {
+    std::map<std::string, core::DeploymentRef> out;
+    for (const auto& r : resolve_all(sysroot, e))
+        if (r.deployment)
+            out[r.target] = r.deployment->ref;
+    return out;
+}
+
+void probe_targets(const std::string& root, const core::Experiment* e, core::HostFacts& f) {
+    if (!e || !f.ostree_booted || !f.ostree_error.empty())
+        return;
+    try {
+        sys::Sysroot sysroot(root);
+        f.transient_etc = sys::transient_etc_targets(sysroot, resolved_targets(sysroot, *e));
+    } catch (const Error&) {
+    }
+}
+
 } // namespace
+
+void refuse_transient_etc(sys::Sysroot& sysroot, const std::map<std::string, core::DeploymentRef>& targets) {
+    core::DoctorCheck c = core::check_transient_etc(sys::transient_etc_targets(sysroot, targets));
+    if (c.status == core::CheckStatus::fail)
+        throw Error("cannot start: " + c.message + "\nfix: " + c.fix + "\nnothing was changed");
+}
 
 std::vector<core::DoctorCheck> host_checks(const std::string& root, const core::Experiment* e,
                                            bool drop_staged) {
     core::DoctorNeeds needs = e ? core::needs_of(*e) : core::default_needs();
     needs.drop_staged = drop_staged;
     auto units = units_of(root);
-    return core::doctor_checks(sys::probe_host(root, needs, e, *units), needs);
+    core::HostFacts facts = sys::probe_host(root, needs, e, *units);
+    probe_targets(root, e, facts);
+    return core::doctor_checks(facts, needs);
 }
 
 void refuse_on_doctor_fail(const std::string& root, const core::Experiment& e, bool drop_staged) {

@@ -32,7 +32,7 @@ void print_dry_run(sys::Host& host, const core::Experiment& e,
         std::cout << "  pin " << core::describe(ref) << " (" << t.name << ") for the experiment\n";
     }
     std::cout << "  write " << (host.state_dir() / "state.json").string() << " and "
-              << (host.state_dir() / "bin/bootbench").string() << "\n"
+              << sys::StatePaths{host.state_dir()}.binary().string() << " (the binary the unit runs)\n"
               << "  install bootbench-resume.service into every deployment's /etc/systemd/system\n"
               << "  make " << core::describe(targets.at(runs.front().target)) << " the default (run "
               << runs.front().run_id << ") and reboot\n";
@@ -94,6 +94,7 @@ int cmd_start(const Args& args) {
     if (stage_missing(*host, e, images, args.flag("dry-run")))
         return 0;
     auto targets = require_resolved(host->sysroot(), e);
+    refuse_transient_etc(host->sysroot(), targets);
     std::string problem = core::stateroot_problem(resolve_all(host->sysroot(), e),
                                                   host->sysroot().booted().value_or(host->sysroot().default_deployment()));
     if (!problem.empty())

@@ -1,6 +1,7 @@
 #include "core/doctor.hpp"
 #include "core/text.hpp"
 
+#include "core/exec_label.hpp"
 #include "core/gate.hpp"
 #include "core/quiet.hpp"
 
@@ -62,6 +63,33 @@ DoctorCheck check_selinux(const HostFacts& f) {
     return {"selinux", CheckStatus::warn,
             "permissive: the runs are not measured as the images run normally",
             "sudo setenforce 1 (and enforcing in /etc/selinux/config)"};
+}
+
+// Only under enforcing: elsewhere nothing refuses the unit's binary.
+DoctorCheck check_exec_label(const ExecFact& x) {
+    const std::string& p = x.path;
+    if (!x.unit_installed)
+        return {"exec-label", CheckStatus::ok,
+                "start copies bootbench to " + p + ", labels it " + kExecType + " and reads the label back", ""};
+    if (!x.exists)
+        return {"exec-label", CheckStatus::fail,
+                "the installed bootbench-resume.service runs " + p + ", which does not exist: the unit fails "
+                "with 203/EXEC",
+                "sudo bootbench abort, then start the experiment again"};
+    std::string problem = exec_label_problem(p, x.label);
+    if (problem.empty())
+        return {"exec-label", CheckStatus::ok, p + " is " + *x.label + ": systemd may run it", ""};
+    return {"exec-label", CheckStatus::fail, problem + " (the installed bootbench-resume.service runs it)",
+            "sudo chcon -t " + std::string(kExecType) + " " + p + " for the experiment running now; a start by "
+            "this version runs its copy from /var/usrlocal/bin, which is " + kExecType};
+}
+
+std::string transient_etc_line(const TransientEtcFact& t) {
+    if (!t.error.empty())
+        return "target '" + t.target + "': " + t.file + " cannot be parsed (" + t.error +
+               "), nor can ostree-prepare-root parse it at boot";
+    return "target '" + t.target + "': " + t.file + " sets [etc] transient = true, so its /etc at boot is a "
+           "fresh overlay of usr/etc: the unit bootbench writes into that deployment's /etc is never seen";
 }
 
 DoctorCheck check_space(const std::string& dir, std::optional<std::uint64_t> free_bytes,
@@ -192,6 +220,22 @@ DoctorCheck check_updaters(const HostFacts& f, const DoctorNeeds& n) {
             ""};
 }
 
+// greenboot-grub2-set-counter runs as soon as a deployment is staged
+// (RequiredBy=ostree-finalize-staged.service) and sets boot_counter; only a
+// boot whose health check passes unsets it (greenboot-grub2-set-success).
+// A staged deployment dropped (by bootbench, or by a reorder) leaves it set.
+DoctorCheck check_greenboot(const HostFacts& f) {
+    if (!f.boot_counter)
+        return {"greenboot", CheckStatus::ok, "no boot counter armed in /boot/grub2/grubenv", ""};
+    return {"greenboot", CheckStatus::warn,
+            "greenboot's boot counter is armed (boot_counter=" + *f.boot_counter +
+                " in /boot/grub2/grubenv, set when a deployment was staged): if its health check fails "
+                "on the coming boots, GRUB boots the second entry instead of the run's deployment and "
+                "greenboot rolls the default back under the experiment",
+            "reboot once and check that greenboot clears it ('sudo grub2-editenv list' shows no "
+            "boot_counter), or unset it: sudo grub2-editenv - unset boot_counter"};
+}
+
 std::string padded(std::string s, size_t width) {
     s.resize(std::max(width, s.size() + 1), ' ');
     return s;
@@ -240,7 +284,11 @@ std::vector<DoctorCheck> doctor_checks(const HostFacts& f, const DoctorNeeds& n)
     Checks out{check_ostree(f)};
     if (f.ostree_booted && f.ostree_error.empty())
         out.insert(out.end(), {check_staged(f, n), check_sysroot(f)});
+    if (f.ostree_booted && f.ostree_error.empty() && n.have_experiment)
+        out.push_back(check_transient_etc(f.transient_etc));
     out.push_back(check_selinux(f));
+    if (f.selinux_enforce == "1")
+        out.push_back(check_exec_label(f.resume_exec));
     out.push_back(
         check_space("/var", f.var_free, n.var_bytes, n,
                     "free space in /var (podman image prune; journalctl --vacuum-size=200M)"));
@@ -250,7 +298,21 @@ std::vector<DoctorCheck> doctor_checks(const HostFacts& f, const DoctorNeeds& n)
     add_tools(out, f, n);
     out.insert(out.end(), {check_temperature(f), check_governor(f, n), check_ac(f),
                            check_sched_ext(f, n), check_updaters(f, n)});
+    if (f.greenboot)
+        out.push_back(check_greenboot(f));
     return out;
+}
+
+DoctorCheck check_transient_etc(const std::vector<TransientEtcFact>& facts) {
+    if (facts.empty())
+        return {"transient-etc", CheckStatus::ok,
+                "every target keeps its /etc (no etc.transient in ostree/prepare-root.conf)", ""};
+    std::vector<std::string> lines;
+    for (const auto& t : facts)
+        lines.push_back(transient_etc_line(t));
+    return {"transient-etc", CheckStatus::fail, join(lines, "; "),
+            "measure images whose /etc persists (no [etc] transient in ostree/prepare-root.conf): bootbench "
+            "needs its unit in every target's /etc"};
 }
 
 bool any_fail(const std::vector<DoctorCheck>& checks) {

@@ -31,6 +31,24 @@ struct ToolFact {
     std::string install;   // how to install it (sys/run/bench_command's words)
 };
 
+// The file the resume unit's ExecStart runs: the installed unit's in this
+// system's /etc (an experiment is running), else the one start installs.
+struct ExecFact {
+    std::string path; // as ExecStart names it
+    bool unit_installed = false;
+    bool exists = false;
+    std::optional<std::string> label; // its security.selinux; nullopt: none
+};
+
+// A target deployment whose ostree/prepare-root.conf (usr/lib, overridden by
+// etc, as ostree's otcore_load_config reads them) makes /etc transient, or
+// cannot be parsed (then `error` says why).
+struct TransientEtcFact {
+    std::string target;
+    std::string file; // inside the deployment: "/usr/lib/ostree/prepare-root.conf"
+    std::string error;
+};
+
 // What sys/doctor_probe found. nullopt: could not be read or not there.
 struct HostFacts {
     bool ostree_booted = false;           // <root>/run/ostree-booted exists
@@ -51,6 +69,13 @@ struct HostFacts {
     std::optional<std::string> sched_ext_state, sched_ext_ops;
     std::vector<std::string> unit_files; // among automatic_updaters() and the stop units
     std::string units_error;             // why the units could not be listed
+    ExecFact resume_exec;
+    // greenboot's boot counting: its greenboot-grub2-set-counter.service is
+    // installed, and boot_counter in /boot/grub2/grubenv (nullopt: unset).
+    bool greenboot = false;
+    std::optional<std::string> boot_counter;
+    // Of the experiment's targets (cli/doctor resolves them on the sysroot).
+    std::vector<TransientEtcFact> transient_etc;
 };
 
 // What the experiment needs from the host; the defaults are the stated ones
@@ -74,6 +99,9 @@ DoctorNeeds default_needs();
 // Every check, in the order shown.
 std::vector<DoctorCheck> doctor_checks(const HostFacts& facts, const DoctorNeeds& needs);
 bool any_fail(const std::vector<DoctorCheck>& checks);
+
+// "transient-etc": fail when a target's /etc would not keep the unit.
+DoctorCheck check_transient_etc(const std::vector<TransientEtcFact>& facts);
 
 // One line a check: "ok    ostree      booted ...", the fix on the next line.
 std::string doctor_text(const std::vector<DoctorCheck>& checks);

@@ -8,6 +8,8 @@
 #include "sys/probe/sensors.hpp"
 #include "sys/process/subprocess.hpp"
 #include "sys/ostree/sysroot.hpp"
+#include "sys/ostree/unit_install.hpp"
+#include "sys/store/files.hpp"
 #include "sys/run/tools_image.hpp"
 
 #include <algorithm>
@@ -100,6 +102,36 @@ void probe_units(UnitControl& units, const core::DoctorNeeds& n, core::HostFacts
     }
 }
 
+// What the next boot's unit runs: the installed unit's ExecStart, else the
+// one start installs (this version's).
+void probe_resume_exec(const fs::path& root, core::HostFacts& f) {
+    std::error_code ec;
+    fs::path unit = unit_file(root / "etc");
+    core::ExecFact& x = f.resume_exec;
+    x.unit_installed = fs::exists(unit, ec);
+    std::string text = resume_unit_text(0);
+    try {
+        if (x.unit_installed)
+            text = read_text_file(unit);
+    } catch (const Error&) {
+    }
+    auto argv = exec_start_argv(text);
+    x.path = argv.empty() ? "(no ExecStart= in " + unit.string() + ")" : argv[0];
+    fs::path file = root / fs::path(x.path).relative_path();
+    x.exists = !argv.empty() && fs::exists(file, ec);
+    x.label = selinux_label(file);
+}
+
+// greenboot's counter, as grub2-editenv keeps it: "key=value" lines.
+void probe_greenboot(const fs::path& root, core::HostFacts& f) {
+    std::error_code ec;
+    f.greenboot = fs::exists(root / "usr/lib/systemd/system/greenboot-grub2-set-counter.service", ec);
+    std::ifstream in(root / "boot/grub2/grubenv");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("boot_counter=", 0) == 0)
+            f.boot_counter = line.substr(13);
+}
+
 void add_tool(std::vector<core::ToolFact>& out, const ToolInfo& t) {
     for (const auto& have : out)
         if (have.program == t.program)
@@ -144,6 +176,7 @@ core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
     probe_ostree(root, f);
     f.sysroot_readonly = sysroot_readonly(root);
     f.selinux_enforce = read_probe(root / "sys/fs/selinux/enforce");
+    probe_resume_exec(root, f);
     f.var_free = free_bytes(root / "var");
     f.boot_free = free_bytes(root / "boot");
     probe_tools(experiment, needs, f);
@@ -152,6 +185,7 @@ core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
     f.sched_ext_state = read_probe(root / "sys/kernel/sched_ext/state");
     f.sched_ext_ops = read_probe(root / "sys/kernel/sched_ext/root/ops");
     probe_units(units, needs, f);
+    probe_greenboot(root, f);
     return f;
 }
 

@@ -136,9 +136,14 @@ void write_report(Context& c) {
     }
 }
 
+// The units, then the copy they run. The state folder's bin/bootbench of
+// versions before stays: something else may run it (the VM guest starts
+// bootbench from there), and removing /var/lib/bootbench removes it.
 void remove_units(Host& host) {
     for (const auto& d : all_deployments(host))
         remove_unit(host.etc_dir(d));
+    std::error_code ec;
+    fs::remove(StatePaths{host.state_dir()}.binary(), ec);
 }
 
 // Default, pins and kargs deployments back as they were. Each step is
@@ -439,6 +444,10 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     if (sr.has_staged() && options.staged == StagedPolicy::refuse)
         throw Error("a staged update is waiting; starting would drop it. Reboot into it first, or "
                     "start with --drop-staged");
+    // First of the changes: a binary systemd may not run refuses the start
+    // with only bootbench's own copy written.
+    install_binary(paths.binary(), options.binary);
+    host.label_executable(paths.binary());
     std::string now = clock.now_iso8601();
     keep_earlier_results(paths.results(e.name), now);
     std::vector<core::TargetState> ts;
@@ -463,7 +472,6 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     save_state(paths.initial_state(), s);
     save_state(paths.state(), s);
     crash_point("start-state-written");
-    install_binary(paths.binary(), options.binary);
     for (const auto& d : all_deployments(host))
         host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e), !e.tools_image.empty()));
     for (const auto& t : s.targets)

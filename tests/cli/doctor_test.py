@@ -156,6 +156,39 @@ def test_start_refuses(tree, exp, env):
     check("start changed nothing in the tree", listing(tree) == before, f"{before}\n{listing(tree)}")
 
 
+EXEC_LABEL_FAIL = f"""fail  exec-label      /var/lib/bootbench/bin/bootbench is labelled system_u:object_r:var_lib_t:s0: SELinux lets systemd (init_t) execute bin_t files only, so the unit fails with 203/EXEC (the installed bootbench-resume.service runs it)
+{FIX}sudo chcon -t bin_t /var/lib/bootbench/bin/bootbench for the experiment running now; a start by this version runs its copy from /var/usrlocal/bin, which is bin_t
+"""
+
+
+def test_exec_label(tmp, exp, env):
+    """SELinux enforcing and the unit of an experiment an older version started: its binary is var_lib_t."""
+    tree = f"{tmp}/enforcing"
+    fake_tree(tree)
+    write(f"{tree}/sys/fs/selinux/enforce", "1\n")
+    rc, out, err = run(env, "doctor", "--root", tree, exp)
+    check("enforcing, no unit yet: the copy start makes and labels",
+          "ok    selinux         enforcing\nok    exec-label      start copies bootbench to "
+          "/var/usrlocal/bin/bootbench-resume, labels it bin_t and reads the label back\n" in out, out + err)
+    write(f"{tree}/etc/systemd/system/bootbench-resume.service",
+          "[Service]\nExecStart=/var/lib/bootbench/bin/bootbench resume\n")
+    write(f"{tree}/var/lib/bootbench/bin/bootbench", "old")
+    try:
+        os.setxattr(f"{tree}/var/lib/bootbench/bin/bootbench", "security.selinux",
+                    b"system_u:object_r:var_lib_t:s0\0")
+    except OSError as e:
+        print(f"skip: the label part needs to set security.selinux ({e})")
+        return
+    rc, out, err = run(env, "doctor", "--root", tree, exp)
+    check("doctor: the installed unit's var_lib_t binary fails with the fix", rc == 1 and EXEC_LABEL_FAIL in out,
+          f"exit {rc}\n{out}\n{err}")
+    os.makedirs(f"{tree}/ostree/repo")
+    before = listing(tree)
+    rc, out, err = run(dict(env, BOOTBENCH_TEST_HOST_ROOT=tree), "start", "--sysroot", tree, exp)
+    check("start refuses on it and changes nothing", rc == 1 and EXEC_LABEL_FAIL in err and
+          listing(tree) == before, f"exit {rc}\n{out}\n{err}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tree, exp = f"{tmp}/tree", f"{tmp}/dr.toml"
@@ -167,6 +200,7 @@ def main():
         test_json(tree, exp, env)
         test_usage(tree, exp, env)
         test_start_refuses(tree, exp, env)
+        test_exec_label(tmp, exp, env)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

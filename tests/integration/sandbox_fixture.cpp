@@ -1,5 +1,6 @@
 #include "sandbox_fixture.hpp"
 
+#include "sys/ostree/unit_install.hpp"
 #include "sys/store/files.hpp"
 
 #include <cstdlib>
@@ -54,6 +55,14 @@ std::string tree_listing(const fs::path& root) {
         s += "\n";
     }
     return s;
+}
+
+bool no_units_left(Sandbox& sb) {
+    sys::SandboxHost h = sb.host();
+    for (const auto& d : h.sysroot().deployments())
+        if (sys::unit_installed(h.etc_dir(d.ref)))
+            return false;
+    return true;
 }
 
 Sandbox::Sandbox(const std::string& experiment_toml)

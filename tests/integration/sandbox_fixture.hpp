@@ -32,6 +32,10 @@ struct CliResult {
 // Runs the bootbench binary under test with `args`.
 CliResult run_cli(const std::vector<std::string>& args);
 
+class Sandbox;
+// Every deployment of the sandbox: no unit left in any /etc.
+bool no_units_left(Sandbox& sb);
+
 // Paths, sizes, modes and link targets of everything under `root`.
 std::string tree_listing(const fs::path& root);
 

@@ -1,6 +1,11 @@
 #include "catch.hpp"
 #include "fake_tree.hpp"
 #include "sys/doctor_probe.hpp"
+#include "sys/ostree/prepare_root.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/xattr.h>
 
 using namespace bootbench;
 using namespace bootbench::sys;
@@ -55,4 +60,66 @@ TEST_CASE("doctor: the host tools are the experiment's benches' and load's", "[d
     CHECK(tools[0].program == "sysbench");
     e.load.kind = core::Load::Kind::half;
     CHECK(host_tools(&e).back().program == "stress-ng");
+}
+
+TEST_CASE("doctor's facts: the binary the installed unit runs and its SELinux label", "[doctor][selinux]") {
+    TempDir dir;
+    SandboxUnits units(dir.path());
+    core::HostFacts before = probe_host(dir.path(), core::default_needs(), nullptr, units);
+    CHECK(before.resume_exec.path == "/var/usrlocal/bin/bootbench-resume"); // the one start installs
+    CHECK_FALSE(before.resume_exec.unit_installed);
+    CHECK_FALSE(before.resume_exec.exists);
+    testing::write(dir.path() / "etc/systemd/system/bootbench-resume.service",
+                   "[Service]\nType=exec\nExecStart=/var/lib/bootbench/bin/bootbench resume\n");
+    std::filesystem::path old = dir.path() / "var/lib/bootbench/bin/bootbench";
+    testing::write(old, "binary");
+    const std::string var_lib = "system_u:object_r:var_lib_t:s0";
+    bool labelled = ::setxattr(old.c_str(), "security.selinux", var_lib.c_str(), var_lib.size() + 1, 0) == 0;
+    core::HostFacts f = probe_host(dir.path(), core::default_needs(), nullptr, units);
+    CHECK(f.resume_exec.path == "/var/lib/bootbench/bin/bootbench");
+    CHECK(f.resume_exec.unit_installed);
+    CHECK(f.resume_exec.exists);
+    if (!labelled) {
+        WARN("label part skipped: this process cannot set security.selinux (" << std::strerror(errno) << ")");
+        return;
+    }
+    CHECK(f.resume_exec.label == var_lib);
+}
+
+TEST_CASE("doctor's facts: greenboot and its boot counter in grubenv", "[doctor][greenboot]") {
+    TempDir dir;
+    SandboxUnits units(dir.path());
+    core::HostFacts none = probe_host(dir.path(), core::default_needs(), nullptr, units);
+    CHECK_FALSE(none.greenboot);
+    CHECK_FALSE(none.boot_counter.has_value());
+    testing::write(dir.path() / "usr/lib/systemd/system/greenboot-grub2-set-counter.service", "[Unit]\n");
+    testing::write(dir.path() / "boot/grub2/grubenv",
+                   "# GRUB Environment Block\nsaved_entry=x\nboot_success=0\nboot_counter=3\n" +
+                       std::string(900, '#'));
+    core::HostFacts f = probe_host(dir.path(), core::default_needs(), nullptr, units);
+    CHECK(f.greenboot);
+    CHECK(f.boot_counter == "3");
+}
+
+TEST_CASE("prepare-root.conf as ostree reads it: usr/lib, then etc as a whole", "[doctor][transient-etc]") {
+    TempDir dir;
+    std::filesystem::path d = dir.path();
+    CHECK_FALSE(prepare_root_etc(d).transient);
+    CHECK(prepare_root_etc(d).file.empty());
+    testing::write(d / "usr/lib/ostree/prepare-root.conf", "[composefs]\nenabled = yes\n[etc]\ntransient = true\n");
+    PrepareRootEtc p = prepare_root_etc(d);
+    CHECK(p.transient);
+    CHECK(p.file == "/usr/lib/ostree/prepare-root.conf");
+    CHECK(p.error.empty());
+    // etc's file replaces usr/lib's: GLib empties the key file on every load.
+    testing::write(d / "etc/ostree/prepare-root.conf", "[sysroot]\nreadonly = true\n");
+    CHECK_FALSE(prepare_root_etc(d).transient);
+    CHECK(prepare_root_etc(d).file == "/etc/ostree/prepare-root.conf");
+    testing::write(d / "etc/ostree/prepare-root.conf", "[etc]\ntransient = True\n");
+    p = prepare_root_etc(d);
+    CHECK_FALSE(p.transient);
+    CHECK(p.error.rfind("etc.transient: ", 0) == 0);
+    CHECK(p.error.find("cannot be interpreted") != std::string::npos);
+    testing::write(d / "etc/ostree/prepare-root.conf", "[etc]\ntransient = 1  \n");
+    CHECK(prepare_root_etc(d).transient);
 }

@@ -20,15 +20,6 @@ using namespace bootbench::test;
 
 namespace {
 
-// Every deployment of the sandbox: no unit left in any /etc.
-bool no_units_left(Sandbox& sb) {
-    sys::SandboxHost h = sb.host();
-    for (const auto& d : h.sysroot().deployments())
-        if (sys::unit_installed(h.etc_dir(d.ref)))
-            return false;
-    return true;
-}
-
 bool any_pinned(Sandbox& sb) {
     sys::SandboxHost h = sb.host();
     for (const auto& d : h.sysroot().deployments())

@@ -65,7 +65,7 @@ def check_installed(root, files):
     if unit.exists():
         text = unit.read_text()
         check("the unit's time limit is filled in", "RuntimeMaxSec=infinity\n" in text and "@" not in text, text)
-        check("the unit runs the copy start makes", "ExecStart=/var/lib/bootbench/bin/bootbench resume\n" in text)
+        check("the unit runs the copy start makes", "ExecStart=/var/usrlocal/bin/bootbench-resume resume\n" in text)
     man = root / files.get("man", "none")
     if man.is_file():
         check("the man page is roff", '.TH "bootbench" "1"' in man.read_text(), man.read_text()[:300])

@@ -1,6 +1,7 @@
 #include "catch.hpp"
 
 #include "core/doctor.hpp"
+#include "core/exec_label.hpp"
 #include "core/experiment.hpp"
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,7 @@ HostFacts good() {
     f.ac_online = true;
     f.sched_ext_state = "disabled";
     f.unit_files = {"uupd.timer"};
+    f.resume_exec.path = "/var/usrlocal/bin/bootbench-resume";
     return f;
 }
 
@@ -77,7 +79,7 @@ TEST_CASE("doctor: a good host is ok on every line, in a fixed order", "[doctor]
         CHECK(c.status == CheckStatus::ok);
         CHECK(c.fix.empty());
     }
-    CHECK(names == std::vector<std::string>{"ostree", "staged", "sysroot", "selinux",
+    CHECK(names == std::vector<std::string>{"ostree", "staged", "sysroot", "selinux", "exec-label",
                                             "free-space-var", "free-space-boot", "tool-perf",
                                             "temperature", "governor", "ac-power", "sched_ext",
                                             "update-timers"});
@@ -248,12 +250,115 @@ TEST_CASE("doctor --json: stable keys, ok false on a fail", "[doctor]") {
     f.ac_online = false;
     auto j = nlohmann::json::parse(doctor_json(doctor_checks(f, default_needs())));
     CHECK(j["ok"] == false);
-    REQUIRE(j["checks"].size() == 12);
-    CHECK(j["checks"][9] ==
+    REQUIRE(j["checks"].size() == 13);
+    CHECK(j["checks"][10] ==
           nlohmann::json{{"check", "ac-power"},
                          {"status", "fail"},
                          {"message", "on battery: it runs out before the night does, and "
                                      "battery power limits change the numbers"},
                          {"fix", "plug in the charger"}});
     CHECK(doctor_problems_text(doctor_checks(good(), default_needs())).empty());
+}
+
+// An experiment started by a version that ran its copy from /var/lib: the
+// unit in this system's /etc runs a var_lib_t file, which init_t may not run.
+HostFacts running_old_unit(std::optional<std::string> label) {
+    HostFacts f = good();
+    f.resume_exec = {"/var/lib/bootbench/bin/bootbench", true, true, std::move(label)};
+    return f;
+}
+
+TEST_CASE("doctor: under enforcing, the binary the installed unit runs must be bin_t", "[doctor][selinux]") {
+    auto checks = doctor_checks(running_old_unit("system_u:object_r:var_lib_t:s0"), default_needs());
+    CHECK(any_fail(checks));
+    CHECK(doctor_text({find(checks, "exec-label")}) ==
+          "fail  exec-label      /var/lib/bootbench/bin/bootbench is labelled system_u:object_r:var_lib_t:s0: "
+          "SELinux lets systemd (init_t) execute bin_t files only, so the unit fails with 203/EXEC (the "
+          "installed bootbench-resume.service runs it)\n"
+          "                      fix: sudo chcon -t bin_t /var/lib/bootbench/bin/bootbench for the experiment "
+          "running now; a start by this version runs its copy from /var/usrlocal/bin, which is bin_t\n");
+    CHECK(one(running_old_unit(std::nullopt), "exec-label").message ==
+          "/var/lib/bootbench/bin/bootbench has no SELinux label: SELinux lets systemd (init_t) execute bin_t "
+          "files only, so the unit fails with 203/EXEC (the installed bootbench-resume.service runs it)");
+    DoctorCheck ok = one(running_old_unit("system_u:object_r:bin_t:s0"), "exec-label");
+    CHECK(ok.status == CheckStatus::ok);
+    CHECK(ok.message == "/var/lib/bootbench/bin/bootbench is system_u:object_r:bin_t:s0: systemd may run it");
+}
+
+TEST_CASE("doctor: a unit whose binary is gone fails; before start, the copy start labels is ok",
+          "[doctor][selinux]") {
+    HostFacts f = running_old_unit(std::nullopt);
+    f.resume_exec.exists = false;
+    DoctorCheck gone = one(f, "exec-label");
+    CHECK(gone.status == CheckStatus::fail);
+    CHECK(gone.message == "the installed bootbench-resume.service runs /var/lib/bootbench/bin/bootbench, "
+                          "which does not exist: the unit fails with 203/EXEC");
+    CHECK(gone.fix == "sudo bootbench abort, then start the experiment again");
+    DoctorCheck before = one(good(), "exec-label");
+    CHECK(before.status == CheckStatus::ok);
+    CHECK(before.message == "start copies bootbench to /var/usrlocal/bin/bootbench-resume, labels it bin_t "
+                            "and reads the label back");
+}
+
+TEST_CASE("doctor: without enforcing nothing refuses the unit's binary: no exec-label line", "[doctor][selinux]") {
+    for (std::optional<std::string> enforce : {std::optional<std::string>("0"), std::optional<std::string>()}) {
+        HostFacts f = running_old_unit("system_u:object_r:var_lib_t:s0");
+        f.selinux_enforce = enforce;
+        for (const auto& c : doctor_checks(f, default_needs()))
+            CHECK(c.name != "exec-label");
+    }
+}
+
+TEST_CASE("the type of an SELinux context, and which one systemd may execute", "[doctor][selinux]") {
+    CHECK(selinux_type("system_u:object_r:bin_t:s0") == "bin_t");
+    CHECK(selinux_type("system_u:object_r:bin_t:s0:c0.c1023") == "bin_t");
+    CHECK(selinux_type("u:r:bin_t") == "bin_t");
+    CHECK(selinux_type("bin_t") == "");
+    CHECK(selinux_type("") == "");
+    CHECK(exec_label_problem("/x", std::string("unconfined_u:object_r:bin_t:s0")).empty());
+    CHECK(exec_label_problem("/x", std::string("system_u:object_r:usr_t:s0")) ==
+          "/x is labelled system_u:object_r:usr_t:s0: SELinux lets systemd (init_t) execute bin_t files only, "
+          "so the unit fails with 203/EXEC");
+}
+
+TEST_CASE("doctor: a target whose /etc is transient fails, naming it and the file", "[doctor][transient-etc]") {
+    DoctorNeeds n = needs_of(parse_experiment(kBase, "d.toml"));
+    HostFacts f = good();
+    CHECK(one(f, "transient-etc", n).message ==
+          "every target keeps its /etc (no etc.transient in ostree/prepare-root.conf)");
+    f.transient_etc = {{"b", "/usr/lib/ostree/prepare-root.conf", ""},
+                       {"c", "/etc/ostree/prepare-root.conf", "etc.transient: Key file contains key "
+                                                              "\"transient\" which has a value that cannot be "
+                                                              "interpreted."}};
+    auto checks = doctor_checks(f, n);
+    CHECK(any_fail(checks));
+    CHECK(doctor_text({find(checks, "transient-etc")}) ==
+          "fail  transient-etc   target 'b': /usr/lib/ostree/prepare-root.conf sets [etc] transient = true, so "
+          "its /etc at boot is a fresh overlay of usr/etc: the unit bootbench writes into that deployment's "
+          "/etc is never seen; target 'c': /etc/ostree/prepare-root.conf cannot be parsed (etc.transient: Key "
+          "file contains key \"transient\" which has a value that cannot be interpreted.), nor can "
+          "ostree-prepare-root parse it at boot\n"
+          "                      fix: measure images whose /etc persists (no [etc] transient in "
+          "ostree/prepare-root.conf): bootbench needs its unit in every target's /etc\n");
+    for (const auto& c : doctor_checks(f, default_needs())) // no experiment: no targets to look at
+        CHECK(c.name != "transient-etc");
+}
+
+TEST_CASE("doctor: greenboot's armed boot counter warns; without greenboot no line", "[doctor][greenboot]") {
+    HostFacts f = good();
+    f.boot_counter = "2";
+    for (const auto& c : doctor_checks(f, default_needs()))
+        CHECK(c.name != "greenboot");
+    f.greenboot = true;
+    DoctorCheck c = one(f, "greenboot");
+    CHECK(c.status == CheckStatus::warn);
+    CHECK(c.message == "greenboot's boot counter is armed (boot_counter=2 in /boot/grub2/grubenv, set when a "
+                       "deployment was staged): if its health check fails on the coming boots, GRUB boots the "
+                       "second entry instead of the run's deployment and greenboot rolls the default back "
+                       "under the experiment");
+    CHECK(c.fix == "reboot once and check that greenboot clears it ('sudo grub2-editenv list' shows no "
+                   "boot_counter), or unset it: sudo grub2-editenv - unset boot_counter");
+    f.boot_counter.reset();
+    CHECK(one(f, "greenboot").status == CheckStatus::ok);
+    CHECK(one(f, "greenboot").message == "no boot counter armed in /boot/grub2/grubenv");
 }

@@ -45,6 +45,11 @@ void RealHost::label(const core::DeploymentRef& d, const std::vector<std::string
         label_in_deployment(sysroot().deployment_dir(d), files);
 }
 
+void RealHost::label_executable(const fs::path& file) {
+    if (path_ == "/")
+        sys::label_executable(file);
+}
+
 void RealHost::reboot() {
     // --no-block: the unit that runs us must be able to finish before shutdown.
     int status = std::system("systemctl reboot --no-block");

@@ -27,6 +27,9 @@ public:
     virtual fs::path etc_dir(const core::DeploymentRef& d) = 0;
     // Gives files written into a deployment the labels its policy wants.
     virtual void label(const core::DeploymentRef&, const std::vector<std::string>&) {}
+    // Labels the binary the unit runs so that systemd may execute it, and
+    // checks the label; throws when it cannot be run.
+    virtual void label_executable(const fs::path&) {}
     // Asks for a reboot and returns; the caller exits.
     virtual void reboot() = 0;
     virtual std::string describe() = 0;
@@ -48,6 +51,7 @@ public:
     fs::path state_dir() override;
     fs::path etc_dir(const core::DeploymentRef& d) override;
     void label(const core::DeploymentRef& d, const std::vector<std::string>& files) override;
+    void label_executable(const fs::path& file) override;
     void reboot() override;
     std::string describe() override;
     UnitControl* units() override { return &units_; }

@@ -1,6 +1,8 @@
 #include "sys/ostree/host_writes.hpp"
 
 #include "core/error.hpp"
+#include "core/exec_label.hpp"
+#include "sys/probe/probes.hpp"
 #include "sys/ostree/gerror.hpp"
 
 #include <cerrno>
@@ -11,7 +13,9 @@
 #include <ostree.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 namespace bootbench::sys {
@@ -76,6 +80,35 @@ void label_in_deployment(const fs::path& deployment_dir, const std::vector<std::
                                               nullptr, e);
         });
     }
+}
+
+void apply_exec_label(const fs::path& file, const std::string& label) {
+    if (!label.empty() &&
+        ::setxattr(file.c_str(), "security.selinux", label.c_str(), label.size() + 1, 0) != 0)
+        throw Error("cannot label " + file.string() + " " + label + ": " + std::strerror(errno) +
+                    "; nothing else was changed");
+    std::string problem = core::exec_label_problem(file.string(), selinux_label(file));
+    if (!problem.empty())
+        throw Error(problem + " (the label read back after start set " +
+                    (label.empty() ? std::string("none: the policy has none for it") : label) +
+                    "); nothing else was changed. See 'ls -Z " + file.string() + "' and 'matchpathcon " +
+                    file.string() + "' (it should say " + core::kExecType + ")");
+}
+
+void label_executable(const fs::path& file) {
+    if (::access("/sys/fs/selinux/enforce", F_OK) != 0)
+        return; // SELinux is off: nothing refuses to run it
+    GError* error = nullptr;
+    g_autoptr(GFile) root = g_file_new_for_path("/");
+    g_autoptr(OstreeSePolicy) policy = ostree_sepolicy_new(root, nullptr, &error);
+    if (!policy)
+        throw_gerror(error, "Loading the SELinux policy of the booted deployment");
+    g_autofree char* label = nullptr;
+    if (ostree_sepolicy_get_name(policy))
+        gcheck("Looking up the SELinux label of " + file.string(), [&](GError** e) {
+            return ostree_sepolicy_get_label(policy, file.c_str(), S_IFREG | 0755, &label, nullptr, e);
+        });
+    apply_exec_label(file, label ? label : "");
 }
 
 } // namespace bootbench::sys

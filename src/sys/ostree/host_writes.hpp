@@ -20,4 +20,14 @@ void make_sysroot_writable_privately();
 void label_in_deployment(const std::filesystem::path& deployment_dir,
                          const std::vector<std::string>& files);
 
+// With SELinux enabled, labels `file` (the binary the unit runs, a path on
+// the running system) as the booted deployment's policy labels that path,
+// then apply_exec_label. Files created there inherit their folder's label,
+// which need not be the one the policy gives the path.
+void label_executable(const std::filesystem::path& file);
+
+// Sets `file`'s security.selinux to `label` (none when ""), reads it back and
+// throws, saying what is wrong and how to look, when systemd may not run it.
+void apply_exec_label(const std::filesystem::path& file, const std::string& label);
+
 } // namespace bootbench::sys

@@ -11,7 +11,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 #include <sys/wait.h>
 
 #include <fcntl.h>
@@ -190,17 +189,10 @@ namespace bootbench::sys {
 
 namespace {
 
-// The unit's ExecStart, split on spaces (bootbench's own unit has no quoting).
 std::vector<std::string> exec_start(const fs::path& unit_file) {
-    std::string text = read_text_file(unit_file);
-    auto pos = text.find("\nExecStart=");
-    if (pos == std::string::npos)
+    std::vector<std::string> argv = exec_start_argv(read_text_file(unit_file));
+    if (argv.empty())
         throw Error(unit_file.string() + " has no ExecStart=");
-    auto eol = text.find('\n', pos + 1);
-    std::istringstream words(text.substr(pos + 11, eol - pos - 11));
-    std::vector<std::string> argv;
-    for (std::string w; words >> w;)
-        argv.push_back(w);
     return argv;
 }
 

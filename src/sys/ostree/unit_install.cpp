@@ -4,6 +4,8 @@
 #include "sys/store/files.hpp"
 #include "unit_text.hpp"
 
+#include <sstream>
+
 namespace bootbench::sys {
 
 namespace {
@@ -58,6 +60,20 @@ void remove_unit(const fs::path& etc_dir) {
     if (ec)
         throw Error("cannot remove the unit from " + etc_dir.string() + ": " + ec.message());
 }
+
+std::vector<std::string> exec_start_argv(const std::string& unit_text) {
+    auto pos = unit_text.find("\nExecStart=");
+    if (pos == std::string::npos)
+        return {};
+    auto eol = unit_text.find('\n', pos + 1);
+    std::istringstream words(unit_text.substr(pos + 11, eol - pos - 11));
+    std::vector<std::string> argv;
+    for (std::string w; words >> w;)
+        argv.push_back(w);
+    return argv;
+}
+
+fs::path unit_file(const fs::path& etc_dir) { return unit_path(etc_dir); }
 
 bool unit_installed(const fs::path& etc_dir) {
     std::error_code ec;

@@ -17,6 +17,11 @@ std::vector<std::string> install_unit(const fs::path& etc_dir, int timeout_s, bo
 // Removes both; absent files are fine.
 void remove_unit(const fs::path& etc_dir);
 bool unit_installed(const fs::path& etc_dir);
+// The words of a unit's ExecStart= (split on spaces: bootbench's own unit has
+// no quoting); empty when it has none.
+std::vector<std::string> exec_start_argv(const std::string& unit_text);
+// The unit file in `etc_dir` ("" when there is none).
+fs::path unit_file(const fs::path& etc_dir);
 // Copies `source` (empty: the running binary) to `dest` (atomically, mode 0755).
 void install_binary(const fs::path& dest, const fs::path& source = {});
 

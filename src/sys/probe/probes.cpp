@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <sys/xattr.h>
 
 namespace bootbench::sys {
 
@@ -108,6 +109,17 @@ std::optional<std::string> read_probe(const fs::path& path) {
     if (b == std::string::npos)
         return std::string();
     return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+std::optional<std::string> selinux_label(const fs::path& file) {
+    char buf[4096];
+    ssize_t n = ::getxattr(file.c_str(), "security.selinux", buf, sizeof buf);
+    if (n <= 0)
+        return std::nullopt;
+    std::string label(buf, static_cast<size_t>(n));
+    while (!label.empty() && label.back() == '\0')
+        label.pop_back();
+    return label;
 }
 
 std::vector<fs::path> probe_dirs(const fs::path& dir, const std::string& prefix) {

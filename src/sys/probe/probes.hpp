@@ -14,6 +14,11 @@ namespace fs = std::filesystem;
 // The file's text without surrounding blanks; nullopt when it cannot be read.
 std::optional<std::string> read_probe(const fs::path& path);
 
+// The file's SELinux context (its security.selinux attribute, without the
+// trailing NUL); nullopt when it has none or cannot be read. Read the same
+// way in a fake tree: a test sets the attribute on its file.
+std::optional<std::string> selinux_label(const fs::path& file);
+
 // The sub-folders of `dir` whose names start with `prefix`, sorted by name
 // with numbers in numeric order (policy2 before policy10).
 std::vector<fs::path> probe_dirs(const fs::path& dir, const std::string& prefix);

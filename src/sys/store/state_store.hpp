@@ -4,7 +4,11 @@
 //   <state_dir>/state.json          the State, written atomically after every step
 //   <state_dir>/state.initial.json  the State as start wrote it (abort's fallback)
 //   <state_dir>/experiment.toml     the experiment file, as started
-//   <state_dir>/bin/bootbench       the binary the unit runs (every deployment sees /var)
+//   <var>/usrlocal/bin/bootbench-resume  the binary the unit runs: /var/usrlocal is
+//                                   /usr/local, labelled bin_t, which systemd may run
+//   <state_dir>/bin/bootbench       where versions before it was (var_lib_t: refused
+//                                   by SELinux); an experiment they started runs it,
+//                                   and it is left in place
 //   <state_dir>/results/<name>/     runs/<run>.json, runs/<run>/ raw logs, log, report.*
 #include "core/state.hpp"
 
@@ -21,7 +25,9 @@ struct StatePaths {
     fs::path state() const { return dir / "state.json"; }
     fs::path initial_state() const { return dir / "state.initial.json"; }
     fs::path experiment() const { return dir / "experiment.toml"; }
-    fs::path binary() const { return dir / "bin" / "bootbench"; }
+    // dir is <var>/lib/bootbench; the unit's ExecStart names the same file.
+    fs::path binary() const { return dir.parent_path().parent_path() / "usrlocal/bin/bootbench-resume"; }
+    fs::path legacy_binary() const { return dir / "bin" / "bootbench"; }
     fs::path lock() const { return dir / "lock"; }
     fs::path results(const std::string& experiment) const { return dir / "results" / experiment; }
 };
