@@ -137,6 +137,22 @@ void say_report(const fs::path& results) {
         std::cout << "        " << (results / "report.").string() << ext << "\n";
 }
 
+// A real night's runs in the results folder are moved aside, as `start`
+// does, never replaced by a simulation's; a sandbox's are replaced at the end.
+void keep_measured_runs(const fs::path& results) {
+    if (!sys::holds_measured_runs(results)) {
+        if (fs::exists(results))
+            std::cerr << "bootbench: " << results.string()
+                      << " holds earlier results of bootbench: they are replaced when this simulation ends\n";
+        return;
+    }
+    sys::RealClock clock;
+    fs::path aside = *sys::move_results_aside(results, clock.now_iso8601());
+    std::cerr << "bootbench: " << results.string() << " holds runs of a real machine, not of a sandbox: moved "
+              << "aside to " << aside.string() << ", where they stay; this simulation's results go to "
+              << results.string() << "\n";
+}
+
 } // namespace
 
 int cmd_simulate(const Args& args) {
@@ -147,9 +163,7 @@ int cmd_simulate(const Args& args) {
     core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
     sys::check_results_destination(results); // before the experiment, not after an hour of it
-    if (fs::exists(results))
-        std::cerr << "bootbench: " << results.string()
-                  << " holds earlier results of bootbench: they are replaced when this simulation ends\n";
+    keep_measured_runs(results);
     prepare_tools_image(e, true, std::cerr);
     sys::InterruptWatch watch; // from here on Ctrl-C stops cleanly, never half-way
     SandboxDir dir(args.value("sandbox"));

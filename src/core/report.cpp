@@ -125,9 +125,7 @@ void note_system(TargetReport& t, const RunResult& r) {
         add_once(t.kernels, ascii_safe(k->get<std::string>()));
     const DeploymentRecord& d = r.deployment;
     add_once(t.deployments, ascii_safe(d.origin + (d.version.empty() ? "" : " (" + d.version + ")")));
-    for (const auto& b : r.benches)
-        if (b.status != BenchStatus::skipped && !b.argv.empty())
-            add_once(t.commands[b.name], ascii_safe(join(command_inside(b.argv), " ")));
+    note_commands(t.commands, r);
 }
 
 // Sorts every run into its target as included, excluded or failed.
@@ -370,6 +368,12 @@ void check_common_metric(const Report& report) {
 }
 
 } // namespace
+
+void note_commands(std::map<std::string, std::vector<std::string>>& commands, const RunResult& r) {
+    for (const auto& b : r.benches)
+        if (b.status != BenchStatus::skipped && !b.argv.empty())
+            add_once(commands[b.name], ascii_safe(join(command_inside(b.argv), " ")));
+}
 
 const MetricTarget* MetricReport::find(const std::string& target) const {
     for (const auto& t : targets)

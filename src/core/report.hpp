@@ -171,6 +171,10 @@ struct Report {
     const TargetReport* find_target(const std::string& name) const;
 };
 
+// Adds the commands of the benches `r` ran (core::command_inside, joined by
+// spaces) to bench name -> commands, each once: TargetReport::commands.
+void note_commands(std::map<std::string, std::vector<std::string>>& commands, const RunResult& r);
+
 // The subject a report compares: `in.subject`, else the first target by name
 // that is not the baseline; "" when there is none.
 std::string subject_of(const ReportInput& in);

@@ -390,6 +390,25 @@ void run_warnings(const Report& report, std::vector<std::string>& out) {
     }
 }
 
+// Benches that failed in an iteration after the first: their values are
+// the median of the iterations before (core/iterations). One line per bench.
+void iteration_warnings(const std::vector<const RunResult*>& runs, std::vector<std::string>& out) {
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> stopped; // bench -> run, reason
+    for (const RunResult* r : runs)
+        for (const auto& b : r->benches)
+            if (b.iterations > 1 && (b.status == BenchStatus::failed || b.status == BenchStatus::timeout))
+                stopped[b.name].emplace_back(r->run_id, b.reason);
+    for (const auto& [bench, list] : stopped) {
+        std::vector<std::string> ids;
+        for (const auto& x : list)
+            ids.push_back(x.first);
+        out.push_back("bench " + ascii_safe(bench) + " stopped before its last iteration in " +
+                      std::to_string(list.size()) + " of " + std::to_string(runs.size()) + " runs (" +
+                      run_list(ids) + "): their values are the median of the iterations before the failure (" +
+                      list[0].first + ": " + ascii_safe(list[0].second) + ").");
+    }
+}
+
 // "a / b" of the distinct values of an environment key, "" when no run has it.
 std::string distinct_values(const std::vector<const RunResult*>& runs, const char* key) {
     std::set<std::string> values;
@@ -437,6 +456,7 @@ std::vector<std::string> comparability_warnings(const Report& report,
     absent_warnings(report, included, out);
     direction_warnings(report, out);
     run_warnings(report, out);
+    iteration_warnings(included, out);
     return out;
 }
 

@@ -87,16 +87,6 @@ std::string only_in(const std::vector<std::string>& a, const std::vector<std::st
     return join(out, " ");
 }
 
-// "published -l 1000; fresh -l 100": the parameters each side alone has, or
-// both whole commands when they differ only in order.
-std::string bench_difference(const std::string& published, const std::string& fresh) {
-    auto p = parameters(published), f = parameters(fresh);
-    std::string a = only_in(p, f), b = only_in(f, p);
-    if (a.empty() && b.empty())
-        return "published " + published + "; fresh " + fresh;
-    return "published " + (a.empty() ? "(none)" : a) + "; fresh " + (b.empty() ? "(none)" : b);
-}
-
 // bench name -> the commands that the baseline's and the subject's runs ran.
 std::map<std::string, std::vector<std::string>> commands(const Report& r) {
     std::map<std::string, std::vector<std::string>> out;
@@ -115,7 +105,8 @@ void differ_benches(std::vector<std::string>& out, const Report& published, cons
         auto f = fresh_commands.find(bench);
         if (f == fresh_commands.end() || f->second == list)
             continue;
-        out.push_back("bench " + bench + ": " + bench_difference(join(list, " / "), join(f->second, " / ")));
+        out.push_back("bench " + bench + ": " +
+                      parameter_difference("published", join(list, " / "), "fresh", join(f->second, " / ")));
     }
 }
 
@@ -126,6 +117,15 @@ std::string pad(std::string s, size_t width) {
 }
 
 } // namespace
+
+std::string parameter_difference(const std::string& a_name, const std::string& a_command,
+                                 const std::string& b_name, const std::string& b_command) {
+    auto p = parameters(a_command), f = parameters(b_command);
+    std::string a = only_in(p, f), b = only_in(f, p);
+    if (a.empty() && b.empty())
+        return a_name + " " + a_command + "; " + b_name + " " + b_command;
+    return a_name + " " + (a.empty() ? "(none)" : a) + "; " + b_name + " " + (b.empty() ? "(none)" : b);
+}
 
 std::vector<std::string> environment_differences(const Report& published, const Report& fresh) {
     std::vector<std::string> out;

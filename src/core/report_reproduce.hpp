@@ -39,6 +39,13 @@ std::vector<ReproduceRow> compare_reproduction(const Report& published, const Re
 // known differs (a side that does not say is not held against it).
 std::vector<std::string> environment_differences(const Report& published, const Report& fresh);
 
+// "A -l 1000; B -l 100": the parameters of a bench's command that each side
+// alone has (an option and its value together), or both whole commands when
+// they differ only in order. What reproduce and `report` over several
+// folders say of a bench run with other parameters.
+std::string parameter_difference(const std::string& a_name, const std::string& a_command,
+                                 const std::string& b_name, const std::string& b_command);
+
 const char* to_string(Reproduction r);
 // A plain-text table for the terminal, one row per metric.
 std::string render_reproduction(const std::vector<ReproduceRow>& rows);

@@ -12,6 +12,7 @@
 #include "sys/store/lock.hpp"
 #include "sys/store/report_files.hpp"
 #include "sys/store/result_reader.hpp"
+#include "sys/store/results_folder.hpp"
 #include "core/gate.hpp"
 #include "sys/store/run_log.hpp"
 #include "sys/run/suite.hpp"
@@ -399,22 +400,6 @@ BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
     return complete_with(c, booted, r, c.clock.monotonic_s() - t0);
 }
 
-// An earlier experiment's results under the same name are kept beside,
-// under a name no earlier one has (two starts can fall in one second).
-void keep_earlier_results(const fs::path& results, const std::string& now) {
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(results, ec)))
-        return;
-    std::string base = results.string() + ".before-" + now;
-    fs::path aside = base;
-    for (int n = 2; fs::exists(fs::symlink_status(aside, ec)); ++n)
-        aside = base + "-" + std::to_string(n);
-    fs::rename(results, aside, ec);
-    if (ec)
-        throw Error("cannot move the earlier results " + results.string() + " aside to " + aside.string() +
-                    ": " + ec.message() + "; nothing was changed");
-}
-
 // The deployment `start` runs on, so the first run's boot knows whether it
 // follows a switch. Off the running machine, or with nothing booted, it
 // stays unknown and that boot is not marked either way.
@@ -449,7 +434,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     install_binary(paths.binary(), options.binary);
     host.label_executable(paths.binary());
     std::string now = clock.now_iso8601();
-    keep_earlier_results(paths.results(e.name), now);
+    move_results_aside(paths.results(e.name), now); // an earlier experiment's results are kept beside
     std::vector<core::TargetState> ts;
     auto deployments = sr.deployments();
     for (const auto& t : e.targets) {

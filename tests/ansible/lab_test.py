@@ -7,7 +7,10 @@ machines and the pooled line. lab2 is unreachable for its first 3 status
 checks (connection_plugins/flaky_local.py: a host rebooting), and must be
 waited for across them; lab3 never answers one and is reported as not
 finished (the play fails at its end) without keeping the others out of the
-report.
+report. Then one host runs the playbook twice (runs = 3, then runs = 2):
+the controller keeps only the second night in the host's folder (the first
+moved aside), and the lab report counts 4 runs. Last, a host whose simulate
+refuses fails at once with simulate's message.
 
 usage: lab_test.py BOOTBENCH_BINARY SOURCE_ROOT
 """
@@ -70,16 +73,10 @@ def inventory(tmp):
     return "\n".join(lines) + "\n"
 
 
-def run_playbook(tmp, binary, root):
-    with open(f"{tmp}/inventory", "w") as f:
-        f.write(inventory(tmp))
+def playbook(tmp, binary, root, experiment_text):
+    """ansible-playbook experiment.yml on tmp/inventory with experiment_text; the process."""
     with open(f"{tmp}/experiment.toml", "w") as f:
-        f.write(EXPERIMENT)
-    os.makedirs(f"{tmp}/flaky")
-    with open(f"{tmp}/flaky/lab2.down", "w") as f:
-        f.write("3")
-    with open(f"{tmp}/flaky/lab3.down", "w") as f:
-        f.write("always")
+        f.write(experiment_text)
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, ANSIBLE_HOME=f"{tmp}/ansible-home", FLAKY_DIR=f"{tmp}/flaky",
                ANSIBLE_CONNECTION_PLUGINS=f"{here}/connection_plugins", ANSIBLE_LOCAL_TEMP=f"{tmp}/ansible-tmp",
@@ -93,6 +90,18 @@ def run_playbook(tmp, binary, root):
     p = subprocess.run(argv, env=dict(env, PWD=tmp), capture_output=True, text=True, cwd=tmp)
     print(p.stdout[-6000:], p.stderr[-3000:])
     print(f"playbook: {time.monotonic() - started:.1f} s")
+    return p
+
+
+def run_playbook(tmp, binary, root):
+    with open(f"{tmp}/inventory", "w") as f:
+        f.write(inventory(tmp))
+    os.makedirs(f"{tmp}/flaky")
+    with open(f"{tmp}/flaky/lab2.down", "w") as f:
+        f.write("3")
+    with open(f"{tmp}/flaky/lab3.down", "w") as f:
+        f.write("always")
+    p = playbook(tmp, binary, root, EXPERIMENT)
     # lab3 did not finish: the play fails at its very end, after the report.
     check(p.returncode == 2, f"ansible-playbook exited {p.returncode}, not 2")
     check("not finished: lab3" in p.stdout, "the play does not name lab3 as not finished")
@@ -101,6 +110,40 @@ def run_playbook(tmp, binary, root):
     with open(f"{tmp}/flaky/lab2.resets") as f:
         resets = len(f.readlines())
     check(resets == 3, f"lab2's connection was reset {resets} times, not once per failed status check (3)")
+
+
+def report_runs(tmp):
+    """How many runs the controller's report counts (over every machine it
+    found: each sandbox has a machine id of its own)."""
+    with open(f"{tmp}/out/report.json") as f:
+        report = json.load(f)
+    reports = [h["report"] for h in report["hosts"]] if "hosts" in report else [report]
+    return sum(len(t["runs"]) for r in reports for t in r["targets"])
+
+
+def two_nights(tmp, binary, root):
+    """One host, two playbook runs (runs = 3, then runs = 2): the controller's
+    folder of the host is replaced, never unpacked over, and the earlier copy
+    (with an adaptive.json of its night) is kept aside."""
+    with open(f"{tmp}/inventory", "w") as f:
+        f.write(f"night ansible_connection=local bootbench_workdir={tmp}/night bootbench_sandbox=true "
+                "bootbench_quick=true bootbench_poll=1 ansible_python_interpreter=/usr/bin/python3\n")
+    p = playbook(tmp, binary, root, EXPERIMENT.replace("runs = 2", "runs = 3"))
+    check(p.returncode == 0 and report_runs(tmp) == 6, f"night 1: exit {p.returncode}, not 0 with 6 runs")
+    with open(f"{tmp}/out/night/adaptive.json", "w") as f:
+        f.write('{"stopped": "night 1 stopped here"}\n')
+    p = playbook(tmp, binary, root, EXPERIMENT)
+    check(p.returncode == 0, f"night 2: ansible-playbook exited {p.returncode}, not 0")
+    check(report_runs(tmp) == 4, f"the lab report of night 2 counts {report_runs(tmp)} runs, not 4")
+    runs = sorted(os.listdir(f"{tmp}/out/night/runs"))
+    check(runs == ["a-1", "a-1.json", "a-2", "a-2.json", "b-1", "b-1.json", "b-2", "b-2.json"],
+          f"the host's folder on the controller is not night 2's: {runs}")
+    check(not os.path.exists(f"{tmp}/out/night/adaptive.json"), "night 1's adaptive.json survived")
+    aside = [d for d in os.listdir(f"{tmp}/out") if d.startswith("night.earlier-")]
+    check(len(aside) == 1 and os.path.isfile(f"{tmp}/out/{aside[0]}/runs/a-3.json")
+          and os.path.isfile(f"{tmp}/out/{aside[0]}/adaptive.json"), f"night 1 is not kept aside: {aside}")
+    check(f"night: the earlier results on the controller were moved aside to {tmp}/out/{aside[0]}" in p.stdout,
+          "the play does not say where night 1's results went")
 
 
 def check_report(tmp):
@@ -135,6 +178,27 @@ def run_test(prefix, body):
     print("ok")
 
 
+def refused_start(tmp, binary, root):
+    """A host whose simulate refuses at once (its results folder is the
+    user's): the wait fails with simulate's own message as soon as the job
+    ended, not after the grace or the bound."""
+    with open(f"{tmp}/inventory", "w") as f:
+        f.write(f"refused ansible_connection=local bootbench_workdir={tmp}/refused bootbench_sandbox=true "
+                "bootbench_quick=true bootbench_poll=1 ansible_python_interpreter=/usr/bin/python3\n")
+    os.makedirs(f"{tmp}/refused/results")
+    with open(f"{tmp}/refused/results/thesis.txt", "w") as f:
+        f.write("mine\n")
+    started = time.monotonic()
+    p = playbook(tmp, binary, root, EXPERIMENT)
+    results = f"{tmp}/refused/results"
+    check(p.returncode == 2, f"ansible-playbook exited {p.returncode}, not 2")
+    check(f"refused: bootbench simulate failed (exit 2): bootbench: error: cannot put the results in {results}: "
+          f"{results} is not empty and is not a bootbench results folder (it has no .bootbench-results, nor "
+          "runs/ and bootbench.log); bootbench replaces only a results folder of its own: give a new or empty "
+          "folder with --results, or move those files out" in p.stdout, "the host's outcome is not simulate's refusal")
+    check(time.monotonic() - started < 120, "the wait did not end when simulate had refused")
+
+
 def main():
     binary, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 
@@ -142,6 +206,8 @@ def main():
         run_playbook(tmp, binary, root)
         check_report(tmp)
     run_test("bootbench-lab-", body)
+    run_test("bootbench-nights-", lambda tmp: two_nights(tmp, binary, root))
+    run_test("bootbench-refused-", lambda tmp: refused_start(tmp, binary, root))
 
 
 if __name__ == "__main__":

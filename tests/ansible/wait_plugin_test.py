@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The bound of bootbench_wait from `bootbench plan`'s estimate, on
-hand-computed values, and when it says the experiment is over. Needs the ansible Python package (Debian's
+hand-computed values, when it says the experiment is over, and how it tells
+tonight's experiment (started after the play's start) from last night's and
+what it says when start did not start one. Needs the ansible Python package (Debian's
 ansible-core is for /usr/bin/python3)."""
 import sys
 
@@ -42,4 +44,42 @@ same(w.is_over({"phase": "finished", "reboot_pending": False}), True, "finished,
 same(w.is_over({"phase": "finished", "reboot_pending": True}), False, "finished, rebooting into the original next")
 same(w.is_over({"phase": "aborted"}), True, "aborted")
 same(w.is_over({"phase": "finished"}), True, "finished, by a bootbench without reboot_pending")
+
+# Tonight's experiment: started at or after the host's clock read before start.
+LAST_NIGHT = {"experiment": "lab", "phase": "finished", "reboot_pending": False,
+              "started_at": "2026-12-04T22:00:00+01:00"}
+TONIGHT = dict(LAST_NIGHT, phase="running", started_at="2026-12-05T02:00:00+01:00")
+SINCE = 1796432400  # 2026-12-05T01:00:00Z, the host's `date +%s` before start
+same(w.started_epoch(TONIGHT), 1796432400, "an ISO time with offset in epoch seconds")
+same(w.started_epoch({"started_at": "yesterday"}), None, "no time")
+same(w.started_epoch({}), None, "a status without started_at")
+same(w.is_tonights(TONIGHT, SINCE), True, "started at the second start was called")
+same(w.is_tonights(dict(TONIGHT, started_at="2026-12-05T01:59:59+01:00"), SINCE), False, "a second before")
+same(w.is_tonights(LAST_NIGHT, SINCE), False, "last night's finished experiment")
+same(w.is_tonights({"experiment": None}, SINCE), False, "no experiment")
+same(w.is_tonights(dict(TONIGHT, started_at="?"), SINCE), False, "an unreadable start time")
+same(w.is_tonights(LAST_NIGHT, None), True, "without a start time, any experiment (as before)")
+
+# What start's finished job says (ansible's async_status of the start task).
+REFUSED = {"finished": 1, "rc": 2, "cmd": ["/var/tmp/bootbench-lab/bootbench", "start", "/x.toml"],
+           "stdout": "image digests:\n", "stderr": "bootbench: error: a staged update is waiting; starting "
+           "would drop it. Reboot into it first, or start with --drop-staged\n"}
+STAGED = {"finished": 1, "rc": 0, "cmd": ["/w/bootbench", "start", "/x.toml"], "stderr": "",
+          "stdout": "image digests:\ntarget b is not deployed; staging it with: bootc switch q\nstaged b: it "
+          "becomes a deployment at the next boot. Reboot, then run the same 'bootbench start' again\n"}
+same(w.start_failure(REFUSED), "bootbench start failed (exit 2): bootbench: error: a staged update is waiting; "
+     "starting would drop it. Reboot into it first, or start with --drop-staged", "start refused")
+same(w.start_failure(STAGED), "bootbench start exited 0 without starting an experiment: staged b: it becomes a "
+     "deployment at the next boot. Reboot, then run the same 'bootbench start' again", "start only staged")
+same(w.start_failure(dict(REFUSED, cmd=["/w/bootbench", "simulate", "--quick"], stderr="", stdout="oops\n")),
+     "bootbench simulate failed (exit 2): oops", "simulate refused, said on stdout")
+same(w.start_failure({"finished": 0, "started": 1}), None, "start still running")
+same(w.start_failure({"finished": 1, "failed": True, "msg": "could not find job"}), None,
+     "no such job (a reboot cleared it): nothing known")
+same(w.start_failure(None), None, "no job given")
+same(w.earlier_message(LAST_NIGHT), "the host's bootbench state is an earlier experiment's (lab, started "
+     "2026-12-04T22:00:00+01:00), not one this play started: bootbench start did not start one; see "
+     "bootbench status and bootbench.log there", "last night's state past the grace")
+same(w.earlier_message({"experiment": None}), "the host has no bootbench experiment (bootbench start "
+     "refused, or its state is gone): see bootbench status and bootbench.log there", "no state past the grace")
 sys.exit(1 if failures else 0)

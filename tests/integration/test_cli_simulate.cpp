@@ -75,7 +75,8 @@ TEST_CASE("simulate replaces its own results folder whole, and then only its own
                          (dir / "report.json").string() + "\n        " + (dir / "report.svg").string() +
                          "\n        " + (dir / "report.html").string() + "\n") != std::string::npos);
     CHECK(first.err.find("holds earlier results") == std::string::npos);
-    fill(dir, {"runs/zz-9.json"}); // a run the next copy does not have
+    // a run of a sandbox that the next copy does not have
+    sys::write_file_atomic(dir / "runs/zz-9.json", R"({"schema": "bootbench-run/1", "environment": {"sandbox": true}})");
     CliResult second = run_cli({"simulate", "--results", dir.string(), exp.string()});
     INFO(second.err);
     REQUIRE(second.status == 0);
@@ -93,6 +94,30 @@ TEST_CASE("simulate replaces its own results folder whole, and then only its own
               refusal(dir, dir.string() + " holds files bootbench did not write (notes.txt)") +
               "\n");
     CHECK(sys::read_text_file(dir / "notes.txt") == "notes.txt\n");
+}
+
+TEST_CASE("simulate moves a real night's runs aside, never deletes them, and says where", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "exp.toml", dir = sb.dir / "results";
+    sys::write_file_atomic(exp, sb.text);
+    // A night on a real machine (fetched, or copied here): its runs are no sandbox's.
+    std::string night = R"({"schema": "bootbench-run/1", "environment": {"hostname": "lab1"}})";
+    fill(dir, {"runs/a-1.json", "bootbench.log"});
+    sys::write_file_atomic(dir / "runs/a-1.json", night);
+    CliResult r = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("holds earlier results") == std::string::npos);
+    std::string said = "bootbench: " + dir.string() + " holds runs of a real machine, not of a sandbox: moved "
+                       "aside to " + dir.string() + ".before-";
+    size_t at = r.err.find(said);
+    REQUIRE(at != std::string::npos);
+    std::string aside = r.err.substr(at + said.size() - dir.string().size() - 8);
+    aside = aside.substr(0, aside.find(", "));
+    CHECK(r.err.find(aside + ", where they stay; this simulation's results go to " + dir.string() + "\n") !=
+          std::string::npos);
+    CHECK(sys::read_text_file(fs::path(aside) / "runs/a-1.json") == night);
+    CHECK(fs::exists(dir / "report.md"));
 }
 
 TEST_CASE("a results destination that is a file is refused", "[simulate]") {

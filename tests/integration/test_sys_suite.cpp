@@ -1,5 +1,6 @@
 #include "catch.hpp"
 #include "core/error.hpp"
+#include "core/status.hpp"
 #include "fake_tree.hpp"
 #include "helpers.hpp"
 #include "sys/run/suite.hpp"
@@ -389,4 +390,18 @@ TEST_CASE("run_suite: repeat runs a bench that many times in the boot, every val
     CHECK(r.benches[1].reason == "iteration 2 of 4: exited with status 3: gone");
     CHECK(r.find("flaky_value")->iterations == std::vector<double>{5});
     CHECK_FALSE(fs::exists(dir.path() / "runs/a-1/flaky.iter-3.stdout"));
+}
+
+TEST_CASE("run_suite: a bench that fails in iteration 2 of 3 makes the run partial, naming the iteration") {
+    TempDir dir;
+    std::string counter = (dir.path() / "count").string();
+    std::string step = "n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter + "; ";
+    Bench flaky = command("flaky", {"sh", "-c", step + "[ $n -ge 2 ] && { echo gone >&2; exit 3; }; echo value=5"}, 10);
+    flaky.repeat = 3;
+    RunResult r = run(experiment({flaky}), dir);
+    CHECK(r.find("flaky_value")->iterations == std::vector<double>{5});
+    CHECK(r.status == RunStatus::partial);
+    CHECK(r.failure.empty());
+    CHECK(r.benches[0].reason == "iteration 2 of 3: exited with status 3: gone");
+    CHECK(partial_causes({r}) == "flaky failed (iteration 2 of 3)");
 }

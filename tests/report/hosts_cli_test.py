@@ -25,30 +25,48 @@ def check(name, ok, detail=""):
 
 # a: 10.01 .. 10.06 ms (median 10.035); b on lab1 5.035 (ratio 10.035 / 5.035 = 1.99x),
 # on lab2 20.035 (10.035 / 20.035 = 0.50x).
-def run_json(run, target, lat, machine, hostname):
+def run_json(run, target, lat, machine, hostname, experiment="lab", loops="1000"):
     env = {"hostname": hostname, "cpu_model": "CPU of " + hostname, "nproc": 4}
     if machine:
         env["machine_id"] = machine
-    return {"schema": "bootbench-run/1", "experiment": "lab", "run": run, "target": target, "attempt": 1,
+    bench = {"name": "b", "kind": "perf-sched-pipe", "argv": ["perf", "bench", "sched", "pipe", "-l", loops],
+             "exit_status": 0, "wall_s": 1, "status": "ok", "reason": "", "log": "b"}
+    return {"schema": "bootbench-run/1", "experiment": experiment, "run": run, "target": target, "attempt": 1,
             "started_at": f"2026-07-01T10:00:{int(run.split('-')[1]):02d}+00:00", "status": "ok",
             "deployment": {"stateroot": "fedora", "checksum": "c", "serial": 0},
-            "environment": env, "benches": [],
+            "environment": env, "benches": [bench],
             "metrics": {"lat": {"value": lat, "unit": "ms", "better": "lower", "bench": "b"}}}
 
 
-def results(folder, machine, hostname, a_lat, b_lat):
+def results(folder, machine, hostname, a_lat, b_lat, **experiment):
     os.makedirs(f"{folder}/runs")
     for i in range(1, 7):
         for target, lat in (("a", a_lat), ("b", b_lat)):
             run = f"{target}-{i}"
             with open(f"{folder}/runs/{run}.json", "w") as f:
-                json.dump(run_json(run, target, lat + i * 0.01, machine, hostname), f)
+                json.dump(run_json(run, target, lat + i * 0.01, machine, hostname, **experiment), f)
     with open(f"{folder}/bootbench.log", "w") as f:
         f.write("")
 
 
 def report(binary, *args):
     return subprocess.run([binary, "report", "--baseline", "a", *args], capture_output=True, text=True)
+
+
+def different_experiments(binary, tmp):
+    """Two folders of one host, two experiments: never pooled as two machines."""
+    results(f"{tmp}/night2", "3333333333333333", "lab1", 10, 5, experiment="lab-long", loops="5000")
+    p = report(binary, "--out-prefix", f"{tmp}/out/n", f"{tmp}/lab1", f"{tmp}/night2")
+    check("two experiments of one host are refused, naming the difference", p.returncode == 2 and p.stderr ==
+          f"bootbench: error: cannot report {tmp}/lab1 and {tmp}/night2 together: they are different "
+          f"experiments (experiment: {tmp}/lab1 lab; {tmp}/night2 lab-long; bench b: {tmp}/lab1 -l 1000; "
+          f"{tmp}/night2 -l 5000); report each folder on its own\n", p.stderr)
+    check("nothing is written for refused folders", not os.path.exists(f"{tmp}/out/n.md"))
+    results(f"{tmp}/lab3", "4444444444444444", "lab3", 10, 5, loops="5000")
+    p = report(binary, "--out-prefix", f"{tmp}/out/m", f"{tmp}/lab1", f"{tmp}/lab2", f"{tmp}/lab3")
+    check("a machine whose bench ran other parameters is refused", p.returncode == 2 and p.stderr ==
+          f"bootbench: error: cannot report {tmp}/lab1 and {tmp}/lab3 together: they are different "
+          f"experiments (bench b: {tmp}/lab1 -l 1000; {tmp}/lab3 -l 5000); report each folder on its own\n", p.stderr)
 
 
 def main():
@@ -94,6 +112,7 @@ def main():
         p = report(binary, "--out-prefix", f"{tmp}/out/z", f"{tmp}/lab1", f"{tmp}/lab1-again")
         check("one machine's run given twice is an error", p.returncode == 2 and "appears twice" in p.stderr,
               p.stderr)
+        different_experiments(binary, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if failures else 0)

@@ -1,6 +1,9 @@
 #include "catch.hpp"
 #include "core/iterations.hpp"
+#include "core/report.hpp"
 #include "core/run_result.hpp"
+
+#include <algorithm>
 
 using namespace bootbench::core;
 
@@ -88,4 +91,41 @@ TEST_CASE("the iterations' CPU frequency is their mean, from those that sampled 
     c.freq_mhz = 2000; // b had no cpufreq sample
     CHECK(fold_iterations({a, b, c}, 3).freq_mhz == 2500);
     CHECK_FALSE(fold_iterations({b, b}, 2).freq_mhz);
+}
+
+namespace {
+
+RunResult measured(const std::string& id, double lat) {
+    RunResult r;
+    r.run_id = id;
+    r.target = id.substr(0, 1);
+    r.started_at = "2026-07-01T10:00:0" + id.substr(2) + "+00:00";
+    r.metrics.push_back({"lat", lat, "ms", Better::lower, "pipe"});
+    BenchRecord b;
+    b.name = "pipe";
+    b.iterations = 3;
+    r.benches.push_back(b);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("a bench that failed in an iteration is a warning of the report: run, iteration, reason",
+          "[iterations][report]") {
+    ReportInput in;
+    in.baseline = "a";
+    for (int i = 1; i <= 3; ++i) {
+        in.runs.push_back(measured("a-" + std::to_string(i), 10 + i));
+        in.runs.push_back(measured("b-" + std::to_string(i), 5 + i));
+    }
+    BenchRecord& stopped = in.runs[3].benches[0]; // b-2
+    stopped.iterations = 2;
+    stopped.status = BenchStatus::failed;
+    stopped.reason = "iteration 2 of 3: exited with status 3: gone";
+    in.runs[3].status = RunStatus::partial;
+    Report r = build_report(in);
+    CHECK(std::count(r.warnings.begin(), r.warnings.end(),
+                     "bench pipe stopped before its last iteration in 1 of 6 runs (b-2): their values are "
+                     "the median of the iterations before the failure (b-2: iteration 2 of 3: exited with "
+                     "status 3: gone).") == 1);
 }

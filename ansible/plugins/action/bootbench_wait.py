@@ -6,7 +6,9 @@
 # by the experiment's own estimate (or bootbench_timeout), not one boot.
 from __future__ import annotations
 
+import datetime
 import json
+import os
 import random
 import re
 import time
@@ -55,9 +57,56 @@ def is_over(status):
     return status.get("phase") in ("finished", "aborted") and not status.get("reboot_pending", False)
 
 
+def started_epoch(status):
+    """Epoch seconds of the status's started_at ("2026-12-05T02:00:00+01:00"), None when there is none."""
+    try:
+        return int(datetime.datetime.fromisoformat(status.get("started_at", "")).timestamp())
+    except (TypeError, ValueError):
+        return None
+
+
+def is_tonights(status, since):
+    """Whether the status is of an experiment started at or after `since`
+    (the host's clock before start, epoch seconds): not last night's. Any
+    experiment when no start time is given."""
+    if status.get("experiment") is None:
+        return False
+    started = started_epoch(status)
+    return since is None or (started is not None and started >= since)
+
+
+def _last_line(text):
+    lines = [line.strip() for line in to_text(text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def start_failure(job):
+    """What the finished job of `bootbench start` (or simulate) says, as the
+    wait's message; None while it runs or when nothing is known of it."""
+    if not job or not job.get("finished") or "rc" not in job:
+        return None
+    cmd = job.get("cmd") or ["bootbench", "start"]
+    words = "%s %s" % (os.path.basename(cmd[0]), cmd[1] if len(cmd) > 1 else "")
+    if job["rc"] != 0:
+        said = _last_line(job.get("stderr")) or _last_line(job.get("stdout"))
+        return "%s failed (exit %s): %s" % (words.strip(), job["rc"], said)
+    return "%s exited 0 without starting an experiment: %s" % (words.strip(), _last_line(job.get("stdout")))
+
+
+def earlier_message(status):
+    """Why the wait gives up on a host whose state is not tonight's experiment."""
+    if status.get("experiment") is None:
+        return ("the host has no bootbench experiment (bootbench start refused, or its state is gone): "
+                "see bootbench status and bootbench.log there")
+    return ("the host's bootbench state is an earlier experiment's (%s, started %s), not one this play "
+            "started: bootbench start did not start one; see bootbench status and bootbench.log there"
+            % (status.get("experiment"), status.get("started_at")))
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(("status_command", "plan_output", "sandbox", "timeout", "poll", "start_grace"))
+    _VALID_ARGS = frozenset(("status_command", "plan_output", "sandbox", "timeout", "poll", "start_grace",
+                             "started_after", "start_job"))
 
     def _status(self, command):
         """The status JSON; raises on a connection failure or unreadable output."""
@@ -66,12 +115,14 @@ class ActionModule(ActionBase):
             raise AnsibleError("status exited %s: %s" % (res.get("rc"), to_text(res.get("stderr", "")).strip()))
         return json.loads(res.get("stdout", ""))
 
-    def _check(self, command, state, poll):
-        """One status check; returns the status, or None after a failure it waited on."""
+    def _check(self, command, state):
+        """One status check: (status, reachable). The status is None when the
+        host did not answer (after backing off) or gave no status (no state
+        yet, or half-written)."""
         try:
             status = self._status(command)
             state["failures"] = 0
-            return status
+            return status, True
         except AnsibleConnectionFailure as e:  # rebooting: reset, back off like builtin.reboot
             state["unreachable"] += 1
             state["last_error"] = to_text(e).strip().splitlines()[-1:] or [""]
@@ -82,38 +133,73 @@ class ActionModule(ActionBase):
             sleep = min(2 ** state["failures"], _MAX_BACKOFF_S) + random.randint(0, 1000) / 1000
             state["failures"] += 1
             time.sleep(sleep)
+            return None, False
         except (AnsibleError, ValueError) as e:  # up, but no state yet, or status half-written
             state["last_error"] = to_text(e).strip().splitlines()[-1:] or [""]
-            time.sleep(poll)
+            return None, True
+
+    def _start_job(self, jid, task_vars):
+        """The async_status of start's job on the host; None when none was given."""
+        if not jid:
+            return None
+        async_dir = self._remote_expand_user(self.get_shell_option("async_dir", default="~/.ansible_async"))
+        return self._execute_module(module_name="ansible.legacy.async_status", task_vars=task_vars,
+                                    module_args={"jid": jid, "_async_dir": async_dir})
+
+    def _not_started(self, command, state, jid, task_vars):
+        """Why start did not start tonight's experiment, when its job has ended
+        and the host (asked again: start writes its state before it exits)
+        still shows none of tonight's; None while it may yet."""
+        try:
+            why = start_failure(self._start_job(jid, task_vars))
+        except AnsibleError:  # the host went down (rebooting into the first run): ask again later
+            return None
+        if why is None:
+            return None
+        status, reachable = self._check(command, state)
+        return why if reachable and (status is None or not is_tonights(status, state["since"])) else None
+
+    def _fail(self, result, status, state, msg):
+        result.update(failed=True, status=status, unreachable_count=state["unreachable"], msg=msg)
+        return result
+
+    def _verdict(self, result, status, state, args, task_vars):
+        """The result when the wait is over for this reachable host, else None."""
+        if status is not None and is_tonights(status, state["since"]):
+            if not is_over(status):
+                return None
+            result.update(changed=False, status=status, unreachable_count=state["unreachable"],
+                          failed=status["phase"] != "finished",
+                          msg="experiment %s: %s" % (status.get("experiment"), status["phase"]))
+            return result
+        failure = self._not_started(args["status_command"], state, args.get("start_job"), task_vars)
+        if failure is not None:
+            return self._fail(result, status, state, failure)
+        if status is not None and time.monotonic() > state["grace_end"]:
+            return self._fail(result, status, state, earlier_message(status))
         return None
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         args = self._task.args
-        command = args["status_command"]
         bound, why = bound_seconds(int(args.get("timeout", 0)), args.get("plan_output", ""),
                                    bool(args.get("sandbox", False)))
         poll = int(args.get("poll", 10))
-        state = {"failures": 0, "unreachable": 0, "last_error": [""]}
+        since = args.get("started_after")
+        state = {"failures": 0, "unreachable": 0, "last_error": [""],
+                 "since": int(since) if since not in (None, "") else None,
+                 "grace_end": time.monotonic() + int(args.get("start_grace", 300))}
         last = None
         end = time.monotonic() + bound
-        grace_end = time.monotonic() + int(args.get("start_grace", 300))
         while time.monotonic() < end:
-            status = self._check(command, state, poll)
-            if status is not None and status.get("experiment") is None and time.monotonic() > grace_end:
-                result.update(failed=True, status=status, unreachable_count=state["unreachable"],
-                              msg="the host has no bootbench experiment (bootbench start refused, or its "
-                                  "state is gone): see bootbench status and bootbench.log there")
-                return result
-            if status is not None:
-                last = status
-                if is_over(status):
-                    result.update(changed=False, status=status, unreachable_count=state["unreachable"],
-                                  failed=status["phase"] != "finished",
-                                  msg="experiment %s: %s" % (status.get("experiment"), status["phase"]))
-                    return result
-                time.sleep(poll)
-        result.update(failed=True, status=last, unreachable_count=state["unreachable"],
-                      msg="the experiment did not finish within %d s (%s); last status: %s; last error: %s"
-                      % (bound, why, json.dumps(last), state["last_error"][0]))
-        return result
+            status, reachable = self._check(args["status_command"], state)
+            if not reachable:
+                continue
+            last = status if status is not None else last
+            done = self._verdict(result, status, state, args, task_vars)
+            if done is not None:
+                return done
+            time.sleep(poll)
+        return self._fail(result, last, state,
+                          "the experiment did not finish within %d s (%s); last status: %s; last error: %s"
+                          % (bound, why, json.dumps(last), state["last_error"][0]))

@@ -13,8 +13,12 @@ description:
     C(reboot_pending) until it has rebooted into the original default); an unreachable host
     (rebooting) is retried after a connection reset with backoff (up to 12 s), as often as needed.
   - The bound is I(timeout) when given, else 1.5 times the estimate in I(plan_output), plus a minute.
-  - Fails when the bound passes, when the experiment was aborted, or when a reachable host says it
-    has no experiment for longer than I(start_grace).
+  - Only the experiment that this play started counts, one whose C(started_at) is at or after
+    I(started_after) (the host's clock before start): last night's finished experiment is not
+    tonight's.
+  - Fails when the bound passes, when the experiment was aborted, when the job I(start_job) of
+    C(bootbench start) ended without starting one (refused, or only staged a target: its message),
+    or when a reachable host shows no experiment of this play for longer than I(start_grace).
 version_added: 1.0.0
 author: bootbench contributors
 options:
@@ -39,9 +43,17 @@ options:
     type: int
     default: 10
   start_grace:
-    description: Seconds a reachable host may say it has no experiment before the wait fails.
+    description: Seconds a reachable host may show no experiment of this play before the wait fails.
     type: int
     default: 300
+  started_after:
+    description: The host's clock (epoch seconds, C(date +%s) there) just before C(bootbench start) ran;
+      an experiment that started before it is an earlier one. Omitted, any experiment counts.
+    type: int
+  start_job:
+    description: The async job id of the task that ran C(bootbench start) (or C(simulate)); when it
+      has ended and no experiment of this play is there, the wait fails with its message.
+    type: str
 """
 
 EXAMPLES = r"""
@@ -75,6 +87,8 @@ def main():
             "timeout": {"type": "int", "default": 0},
             "poll": {"type": "int", "default": 10},
             "start_grace": {"type": "int", "default": 300},
+            "started_after": {"type": "int"},
+            "start_job": {"type": "str"},
         },
         supports_check_mode=True,
     )

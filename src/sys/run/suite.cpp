@@ -264,6 +264,14 @@ void skip_all(core::RunResult& r, const std::vector<core::Bench>& benches, const
     }
 }
 
+// A bench that failed in a later iteration keeps the values of the ones
+// before (core::fold_iterations): no metric is missing, but the run is partial.
+bool stopped_early(const core::RunResult& r) {
+    return std::any_of(r.benches.begin(), r.benches.end(), [](const core::BenchRecord& b) {
+        return b.status == core::BenchStatus::failed || b.status == core::BenchStatus::timeout;
+    });
+}
+
 void set_status(core::RunResult& r) {
     if (!r.failure.empty()) {
         r.status = core::RunStatus::failed;
@@ -276,7 +284,7 @@ void set_status(core::RunResult& r) {
         r.failure = "no metric was collected" +
                     (why.empty() ? std::string(" (the suite has no benches)") : ": " + why);
     } else {
-        r.status = r.missing.empty() ? core::RunStatus::ok : core::RunStatus::partial;
+        r.status = r.missing.empty() && !stopped_early(r) ? core::RunStatus::ok : core::RunStatus::partial;
     }
 }
 

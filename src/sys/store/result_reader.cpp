@@ -7,6 +7,8 @@
 #include "core/json_bounds.hpp"
 #include "core/published.hpp"
 #include "core/report_hosts.hpp"
+#include "core/report_inputs.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -139,6 +141,26 @@ std::vector<std::optional<core::RunResult>> parse_all(const std::vector<fs::path
     return out;
 }
 
+// Several inputs are machines (or nights) of one experiment: another
+// experiment's folder is refused, naming what differs from the first's.
+void check_same_experiment(const std::vector<fs::path>& inputs, const std::vector<core::RunResult>& runs,
+                           const std::vector<size_t>& first_run_of) {
+    if (inputs.size() < 2)
+        return;
+    std::vector<core::InputExperiment> seen;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        std::vector<const core::RunResult*> mine;
+        for (size_t r = first_run_of[i]; r < (i + 1 < inputs.size() ? first_run_of[i + 1] : runs.size()); ++r)
+            mine.push_back(&runs[r]);
+        seen.push_back(core::input_experiment(inputs[i].string(), mine));
+        auto differences = core::experiment_differences(seen.front(), seen.back());
+        if (!differences.empty())
+            throw input_error("cannot report " + seen.front().where + " and " + seen.back().where +
+                              " together: they are different experiments (" + core::join(differences, "; ") +
+                              "); report each folder on its own");
+    }
+}
+
 } // namespace
 
 LoadedResults read_results(const std::vector<fs::path>& inputs) {
@@ -146,7 +168,9 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
         throw input_error("no results given: pass a results folder or result files");
     LoadedResults out;
     std::map<std::string, fs::path> seen;
+    std::vector<size_t> first_run_of;
     for (const auto& input : inputs) {
+        first_run_of.push_back(out.runs.size());
         read_experiment(input, out);
         read_stopped(input, out);
         std::error_code ec;
@@ -168,6 +192,7 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
             out.runs.push_back(std::move(r));
         }
     }
+    check_same_experiment(inputs, out.runs, first_run_of);
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "sys/store/results_folder.hpp"
 
 #include "core/error.hpp"
+#include "core/json_bounds.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>
@@ -102,7 +103,39 @@ fs::path folder_path(const fs::path& given) {
     return !p.has_filename() && p != p.root_path() ? p.parent_path() : p;
 }
 
+bool ran_on_sandbox(const fs::path& run_file) {
+    try {
+        nlohmann::json j = core::parse_bounded_json(read_text_file(run_file), run_file.string());
+        return j.at("environment").value("sandbox", false) == true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 } // namespace
+
+bool holds_measured_runs(const fs::path& dir) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir / "runs", ec))
+        if (e.path().extension() == ".json" && !ran_on_sandbox(e.path()))
+            return true;
+    return false;
+}
+
+std::optional<fs::path> move_results_aside(const fs::path& dir, const std::string& now) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(dir, ec)))
+        return std::nullopt;
+    std::string base = folder_path(dir).string() + ".before-" + now;
+    fs::path aside = base;
+    for (int n = 2; fs::exists(fs::symlink_status(aside, ec)); ++n)
+        aside = base + "-" + std::to_string(n);
+    fs::rename(dir, aside, ec);
+    if (ec)
+        throw Error("cannot move the earlier results " + dir.string() + " aside to " + aside.string() + ": " +
+                    ec.message() + "; nothing was changed");
+    return aside;
+}
 
 std::optional<std::string> results_destination_problem(const fs::path& given) {
     fs::path dir = folder_path(given);
