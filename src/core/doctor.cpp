@@ -250,6 +250,7 @@ std::vector<DoctorCheck> doctor_checks(const HostFacts& f, const DoctorNeeds& n)
     add_tools(out, f, n);
     out.insert(out.end(), {check_temperature(f), check_governor(f, n), check_ac(f),
                            check_sched_ext(f, n), check_updaters(f, n)});
+    out.push_back(check_idle_suspend(f.idle));
     return out;
 }
 

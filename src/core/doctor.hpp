@@ -4,6 +4,7 @@
 // give the same lines, so every verdict is tested without a machine. `start`
 // runs the same checks and refuses on a fail before it changes anything.
 #include "core/experiment.hpp"
+#include "core/idle_suspend.hpp"
 
 #include <cstdint>
 #include <map>
@@ -51,6 +52,7 @@ struct HostFacts {
     std::optional<std::string> sched_ext_state, sched_ext_ops;
     std::vector<std::string> unit_files; // among automatic_updaters() and the stop units
     std::string units_error;             // why the units could not be listed
+    IdleSuspendFacts idle;               // logind's and the login screen's idle suspend
 };
 
 // What the experiment needs from the host; the defaults are the stated ones
