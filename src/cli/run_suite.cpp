@@ -6,6 +6,7 @@
 #include "core/text.hpp"
 #include "sys/probe/boot_times.hpp"
 #include "sys/probe/booted_deployment.hpp"
+#include "sys/probe/sleep_inhibitor.hpp"
 #include "sys/clock.hpp"
 #include "sys/store/files.hpp"
 #include "sys/run/suite.hpp"
@@ -83,7 +84,13 @@ int cmd_run_suite(const Args& args) {
     sys::SystemdBootTimes boot_times; // this boot's, as run-suite runs on the machine itself
     req.boot_times = &boot_times;
     sys::RealClock clock;
+    sys::LogindInhibitor logind; // no suspend while it measures; released on every way out
+    std::string problem;
+    sys::Inhibition awake = logind.take("bootbench run-suite is measuring", problem);
+    std::string awake_text = sys::describe_inhibition(awake, problem);
+    std::cerr << "bootbench: sleep inhibitor: " << core::printable(awake_text) << "\n";
     core::RunResult r = sys::run_suite(req, clock);
+    r.environment["sleep_inhibitor"] = awake_text;
     fs::path file = runs_dir / (req.run_id + ".json");
     sys::write_file_atomic(file, core::json_text(core::to_json(r), 2) + "\n");
     print_summary(r, file);

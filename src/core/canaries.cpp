@@ -5,6 +5,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bootbench::core {
 
@@ -25,6 +26,11 @@ std::string kernel_text(const KernelLog& log) {
         s += " (first: <" + std::to_string(log.lines.front().level) + "> " +
              log.lines.front().text + ")";
     return s;
+}
+
+std::string updates_text(const std::vector<std::string>& units) {
+    return join(units, ", ") + (units.size() == 1 ? " was" : " were") +
+           " running at this boot (started by a stopped timer; stopped before the settle time)";
 }
 
 KernelLog kernel_log_from(const JsonReader& r) {
@@ -70,6 +76,11 @@ void add_kmsg_records(KernelLog& log, std::string_view records) {
     }
 }
 
+double suspended_between(double sleep_offset_before_s, double sleep_offset_after_s) {
+    double asleep = sleep_offset_after_s - sleep_offset_before_s;
+    return asleep >= 1 ? asleep : 0;
+}
+
 Throttling throttle_change(const ThrottleCounts& before, const ThrottleCounts& after) {
     Throttling t;
     for (const auto& [file, count] : after) {
@@ -93,6 +104,11 @@ std::string canary_text(const Canaries& c) {
         parts.push_back(times(c.throttling.core, "core"));
     if (c.throttling.package > 0)
         parts.push_back(times(c.throttling.package, "package"));
+    if (c.suspended_s > 0)
+        parts.push_back("the machine was suspended for " + std::to_string(std::lround(c.suspended_s)) +
+                        " s during the benches");
+    if (!c.updates_running.empty())
+        parts.push_back(updates_text(c.updates_running));
     std::string s;
     for (const auto& p : parts)
         s += (s.empty() ? "" : "; ") + p;
@@ -108,7 +124,9 @@ nlohmann::json to_json(const Canaries& c) {
             {"throttling",
              {{"core", c.throttling.core},
               {"package", c.throttling.package},
-              {"problem", c.throttling.problem}}}};
+              {"problem", c.throttling.problem}}},
+            {"suspended_s", c.suspended_s},
+            {"updates_running", c.updates_running}};
 }
 
 Canaries canaries_from_json(const nlohmann::json& j, const std::string& where) {
@@ -117,6 +135,9 @@ Canaries canaries_from_json(const nlohmann::json& j, const std::string& where) {
     c.kernel_log = kernel_log_from(r.child(r.object("kernel_log"), "kernel_log"));
     JsonReader t = r.child(r.object("throttling"), "throttling");
     c.throttling = {t.integer("core"), t.integer("package"), t.str_or("problem", "")};
+    c.suspended_s = r.has("suspended_s") ? r.number("suspended_s") : 0; // results written before it
+    if (r.has("updates_running"))
+        c.updates_running = r.strings("updates_running");
     return c;
 }
 

@@ -4,7 +4,11 @@
 // never a reason to drop a run.
 //   - kernel log records at warning level or worse (from /dev/kmsg, whose
 //     records read "prio,seq,ts_usec,flags[,...];text", level = prio & 7);
-//   - the change of the CPUs' thermal throttle counters across the suite.
+//   - the change of the CPUs' thermal throttle counters across the suite;
+//   - a suspend during the benches (CLOCK_BOOTTIME ran ahead of
+//     CLOCK_MONOTONIC, which stops while the machine sleeps);
+//   - update services (what a stopped timer triggers) that were already
+//     running when the boot stopped them.
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,7 +45,13 @@ struct Throttling {
 struct Canaries {
     KernelLog kernel_log;
     Throttling throttling;
+    double suspended_s = 0;                   // time asleep during the benches
+    std::vector<std::string> updates_running; // units stopped while active
 };
+
+// Seconds asleep between two readings of (CLOCK_BOOTTIME - CLOCK_MONOTONIC);
+// below a second is clock noise, not a suspend.
+double suspended_between(double sleep_offset_before_s, double sleep_offset_after_s);
 
 // One record; nullopt for a continuation line (" KEY=value") or one that is
 // not a record.
@@ -55,7 +65,8 @@ void add_kmsg_records(KernelLog& log, std::string_view records);
 Throttling throttle_change(const ThrottleCounts& before, const ThrottleCounts& after);
 
 // "3 kernel warnings during the benches (first: <4> text); core throttling
-// 12 times"; "" when nothing happened.
+// 12 times; the machine was suspended for 912 s during the benches;
+// uupd.service was running at this boot (...)"; "" when nothing happened.
 std::string canary_text(const Canaries& c);
 
 nlohmann::json to_json(const Canaries& c);

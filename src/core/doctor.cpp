@@ -300,6 +300,7 @@ std::vector<DoctorCheck> doctor_checks(const HostFacts& f, const DoctorNeeds& n)
                            check_sched_ext(f, n), check_updaters(f, n)});
     if (f.greenboot)
         out.push_back(check_greenboot(f));
+    out.push_back(check_idle_suspend(f.idle));
     return out;
 }
 

@@ -4,6 +4,7 @@
 // give the same lines, so every verdict is tested without a machine. `start`
 // runs the same checks and refuses on a fail before it changes anything.
 #include "core/experiment.hpp"
+#include "core/idle_suspend.hpp"
 
 #include <cstdint>
 #include <map>
@@ -76,6 +77,7 @@ struct HostFacts {
     std::optional<std::string> boot_counter;
     // Of the experiment's targets (cli/doctor resolves them on the sysroot).
     std::vector<TransientEtcFact> transient_etc;
+    IdleSuspendFacts idle;               // logind's and the login screen's idle suspend
 };
 
 // What the experiment needs from the host; the defaults are the stated ones

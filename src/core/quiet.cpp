@@ -46,7 +46,11 @@ std::string quiet_plan_text(const std::vector<std::string>& wanted, const std::v
 const std::vector<std::string>& default_stop_units() {
     static const std::vector<std::string> units = {
         "uupd.timer", "rpm-ostreed-automatic.timer", "bootc-fetch-apply-updates.timer",
-        "flatpak-system-update.timer", "fstrim.timer", "plocate-updatedb.timer", "man-db.timer"};
+        "flatpak-system-update.timer", "fstrim.timer", "plocate-updatedb.timer", "man-db.timer",
+        // Universal Blue: Homebrew's own updates, and uupd's predecessor
+        "brew-update.timer", "brew-upgrade.timer", "ublue-update.timer",
+        // a Persistent timer that fires in a boot's first minutes
+        "systemd-tmpfiles-clean.timer"};
     return units;
 }
 
@@ -82,18 +86,65 @@ UnitPresence presence_of(const std::vector<std::string>& wanted, const std::vect
     return p;
 }
 
-ConditionRecord quiet_record(const UnitPresence& units, const std::string& error) {
-    std::vector<std::string> all = units.present;
-    all.insert(all.end(), units.absent.begin(), units.absent.end());
-    ConditionRecord r{"quiet", "stop " + joined(all),
-                      "present: " + joined(units.present) + "; absent: " + joined(units.absent), "run", ""};
-    if (!error.empty()) {
+std::vector<std::string> parse_triggers(const std::string& show_output) {
+    std::vector<std::string> units;
+    std::istringstream words(show_output);
+    for (std::string w; words >> w;)
+        if (is_stoppable_unit_name(w) && !contains(units, w))
+            units.push_back(w);
+    return units;
+}
+
+std::vector<std::string> parse_running(const std::string& show_output) {
+    static const std::vector<std::string> running = {"active", "activating", "deactivating", "reloading"};
+    std::vector<std::string> out;
+    std::istringstream in(show_output + "\n\n"); // the last unit ends with a blank line too
+    std::string id, state;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("Id=", 0) == 0)
+            id = line.substr(3);
+        else if (line.rfind("ActiveState=", 0) == 0)
+            state = line.substr(12);
+        else if (line.empty() && !id.empty()) {
+            if (contains(running, state))
+                out.push_back(id);
+            id.clear();
+            state.clear();
+        }
+    }
+    return out;
+}
+
+namespace {
+
+std::string found_text(const QuietStop& stop) {
+    std::string s = "present: " + joined(stop.units.present) + "; absent: " + joined(stop.units.absent);
+    if (!stop.started.empty())
+        s += "; they start: " + joined(stop.started) + "; running: " + joined(stop.running);
+    return s;
+}
+
+} // namespace
+
+ConditionRecord quiet_record(const QuietStop& stop) {
+    std::vector<std::string> all = stop.units.present;
+    all.insert(all.end(), stop.units.absent.begin(), stop.units.absent.end());
+    ConditionRecord r{"quiet", "stop " + joined(all), found_text(stop), "run", ""};
+    if (!stop.error.empty()) {
         r.decision = "run-flagged";
-        r.detail = "could not stop them: " + error;
+        r.detail = "could not stop them: " + stop.error;
+    } else if (!stop.running.empty()) {
+        r.decision = "run-flagged";
+        r.detail = "stopped, masked until the next boot; " + joined(stop.running) +
+                   (stop.running.size() == 1 ? " was" : " were") + " already running at this boot";
     } else {
-        r.detail = units.present.empty() ? "nothing to stop" : "stopped, masked until the next boot";
+        r.detail = stop.units.present.empty() ? "nothing to stop" : "stopped, masked until the next boot";
     }
     return r;
+}
+
+ConditionRecord quiet_record(const UnitPresence& units, const std::string& error) {
+    return quiet_record(QuietStop{units, {}, {}, error});
 }
 
 std::vector<std::string> updaters_left_running(const std::vector<std::string>& stopped,

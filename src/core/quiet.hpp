@@ -29,8 +29,29 @@ struct UnitPresence {
 };
 UnitPresence presence_of(const std::vector<std::string>& wanted, const std::vector<std::string>& listed);
 
+// The units named by `systemctl show --property=Triggers --value -- TIMERS`
+// (each timer's Triggers=, space-separated, one line per timer), once each.
+std::vector<std::string> parse_triggers(const std::string& show_output);
+
+// The units that are running in `systemctl show --property=Id,ActiveState
+// -- UNITS` output (KEY=value lines, a blank line between units): active,
+// or activating (a Type=oneshot service at work, as uupd.service is),
+// deactivating, reloading.
+std::vector<std::string> parse_running(const std::string& show_output);
+
+// One boot's stop: the timers, what they start (systemd's Triggers=), which
+// of those were already running, and why stopping failed ("" when it did not).
+struct QuietStop {
+    UnitPresence units;
+    std::vector<std::string> started;
+    std::vector<std::string> running;
+    std::string error;
+};
+
 // The gate record of one boot: which units were stopped, which this host
 // lacks, or why stopping failed (a failure is recorded, the run goes on).
+// A service already running (an update during the boot) flags the run.
+ConditionRecord quiet_record(const QuietStop& stop);
 ConditionRecord quiet_record(const UnitPresence& units, const std::string& error);
 
 // The timers that can stage a new deployment between two runs.

@@ -4,6 +4,7 @@
 #include "core/quiet.hpp"
 #include "sys/run/bench_command.hpp"
 #include "sys/probe/booted_deployment.hpp"
+#include "sys/probe/idle_suspend.hpp"
 #include "sys/probe/probes.hpp"
 #include "sys/probe/sensors.hpp"
 #include "sys/process/subprocess.hpp"
@@ -186,6 +187,7 @@ core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
     f.sched_ext_ops = read_probe(root / "sys/kernel/sched_ext/root/ops");
     probe_units(units, needs, f);
     probe_greenboot(root, f);
+    f.idle = probe_idle_suspend(root);
     return f;
 }
 

@@ -40,10 +40,19 @@ struct Context {
     ExperimentNotifier notify;
     // This boot ran another deployment than the boot before (nullopt: unknown).
     std::optional<bool> after_switch;
+    std::string awake; // whether the sleep inhibitor is held (describe_inhibition)
 
     fs::path results() const { return paths.results(state.experiment); }
     void save() { save_state(paths.state(), state); }
 };
+
+// How long a boot waits for the sysroot lock an update holds before it
+// gives up and reboots (the next boot switches again). The unit's 600 s
+// beyond the suite cover it and the wait for the boot to finish (300 s).
+constexpr double kSysrootLockWaitS = 240;
+
+// The inhibitor's reason, as `systemd-inhibit --list` shows it.
+constexpr const char* kAwakeWhy = "an unattended benchmark experiment runs until the next reboot";
 
 int unit_timeout_s(const core::Experiment& e) {
     double suite = core::estimate_suite_seconds(e);
@@ -70,7 +79,7 @@ Context open_context(Host& host, Clock& clock, core::State state) {
     core::Experiment e = load_saved_experiment(paths, state);
     RunLog log(paths.results(state.experiment) / "bootbench.log", clock);
     ExperimentNotifier notify(e, clock);
-    return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify), std::nullopt};
+    return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify), std::nullopt, ""};
 }
 
 fs::path result_file(const Context& c, const std::string& run_id) {
@@ -102,12 +111,28 @@ void store_failed_run(Context& c, const core::RunSlot& slot, const std::string& 
             c.notify.run_failed(c.state, i, why, c.results() / "runs" / slot.run_id);
 }
 
+// The default switched; false when an update held the sysroot lock past
+// the bound (the state still says the default is not set).
+bool switch_default(Context& c) {
+    try {
+        c.host.sysroot().set_default(c.state.expected, StagedPolicy::drop);
+        return true;
+    } catch (const SysrootLocked& e) {
+        c.log.line(std::string(e.what()) + ": rebooting without switching");
+        return false;
+    }
+}
+
 BootOutcome switch_and_reboot(Context& c) {
+    c.host.sysroot().reload(); // an update may have staged since this boot loaded it
     if (c.host.sysroot().has_staged())
         c.log.line("a staged update appeared during the experiment; it is dropped to keep the arms fixed");
     c.log.line("switching the default to " + core::describe(c.state.expected));
     double start = c.clock.monotonic_s();
-    c.host.sysroot().set_default(c.state.expected, StagedPolicy::drop);
+    if (!switch_default(c)) {
+        c.host.reboot();
+        return BootOutcome::rebooting;
+    }
     crash_point("default-switched");
     c.state = core::mark_default_set(c.state);
     c.save();
@@ -284,6 +309,8 @@ core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult 
         r.environment["sandbox"] = true;
     if (c.experiment.quick)
         r.environment["quick"] = true;
+    if (!c.awake.empty())
+        r.environment["sleep_inhibitor"] = c.awake;
     if (c.after_switch) // the first boot of a deployment after another one ran
         r.environment["first_boot_after_switch"] = *c.after_switch;
     if (c.state.images.contains(slot.target))
@@ -468,7 +495,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
              host.describe());
     NotifyBounds interactive;
     interactive.total_s = 20; // start is run by a person waiting at the terminal
-    Context c{host, clock, paths, s, e, log, ExperimentNotifier(e, clock, interactive), std::nullopt};
+    Context c{host, clock, paths, s, e, log, ExperimentNotifier(e, clock, interactive), std::nullopt, ""};
     c.notify.started(s);
     if (!options.reboot) {
         sr.set_default(s.expected, options.staged);
@@ -493,7 +520,12 @@ BootOutcome resume_experiment(Host& host, Clock& clock) {
             remove_units(host); // left by a crash between the end and the cleanup
         return BootOutcome::idle;
     }
+    std::string problem; // held from here to the reboot request, released on every way out
+    Inhibition awake = host.sleep_inhibitor().take(kAwakeWhy, problem);
+    host.sysroot().set_lock_wait({&clock, kSysrootLockWaitS}); // the unit has a time limit
     Context c = open_context(host, clock, std::move(*state));
+    c.awake = describe_inhibition(awake, problem);
+    c.log.line("sleep inhibitor: " + c.awake);
     c.after_switch = core::first_boot_after_switch(c.state, booted.ref);
     c.state = core::note_boot(c.state, booted.ref);
     c.save();

@@ -54,6 +54,8 @@ fail  ac-power        on battery: it runs out before the night does, and battery
 ok    sched_ext       disabled, as the experiment asks
 warn  update-timers   rpm-ostreed-automatic.timer can stage an update during the experiment (not in [conditions] stop_units)
 {FIX}add them to [conditions] stop_units (each boot masks them until the next), or sudo systemctl disable --now rpm-ostreed-automatic.timer
+warn  idle-suspend    the machine suspends when idle: the GDM login screen does 'suspend' after 900 s idle on AC (org.gnome.settings-daemon.plugins.power sleep-inactive-ac-type from the schema's default, sleep-inactive-ac-timeout from the schema's default; the gdm user's own dconf database is not read). bootbench blocks sleep and idle while a boot's work runs, not before its unit starts nor after a failure
+{FIX}for an unattended machine: a keyfile /etc/dconf/db/gdm.d/90-bootbench with [org/gnome/settings-daemon/plugins/power] sleep-inactive-ac-type='nothing', then 'sudo dconf update'
 """
 
 
@@ -64,7 +66,7 @@ def write(path, text):
 
 
 def fake_tree(root):
-    """A laptop on battery, k10temp, one cpufreq policy, sched_ext, two update timers."""
+    """A laptop on battery, k10temp, one cpufreq policy, sched_ext, two update timers, GDM."""
     for d in ("var", "boot"):
         os.makedirs(f"{root}/{d}")
     write(f"{root}/proc/self/mounts", "/dev/vda3 / ext4 rw 0 0\n")
@@ -78,6 +80,11 @@ def fake_tree(root):
     write(f"{policy}/scaling_available_governors", "performance powersave\n")
     write(f"{root}/sys/kernel/sched_ext/state", "disabled\n")
     write(f"{root}/run/units-installed", "uupd.timer\nrpm-ostreed-automatic.timer\n")
+    # GNOME's login screen with the power plugin's upstream defaults (Fedora 38+)
+    write(f"{root}/usr/lib/systemd/system/gdm.service", "[Unit]\n")
+    write(f"{root}/usr/share/glib-2.0/schemas/org.gnome.settings-daemon.plugins.power.gschema.xml",
+          "<key name='x'/><key name=\"sleep-inactive-ac-timeout\" type=\"i\"><default>900</default></key>"
+          "<key name=\"sleep-inactive-ac-type\"><default>'suspend'</default></key>\n")
 
 
 def stand_in_tools(bindir):
@@ -128,7 +135,7 @@ def test_json(tree, exp, env):
     check("--json: ok, checks with check/status/message/fix", rc == 1 and doc["ok"] is False and
           all(sorted(c) == ["check", "fix", "message", "status"] for c in doc["checks"]) and
           names == ["ostree", "selinux", "free-space-var", "free-space-boot", "tool-perf", "tool-sysbench",
-                    "temperature", "governor", "ac-power", "sched_ext", "update-timers"] and
+                    "temperature", "governor", "ac-power", "sched_ext", "update-timers", "idle-suspend"] and
           doc["checks"][8] == {"check": "ac-power", "status": "fail", "message": "on battery: it runs out "
                                "before the night does, and battery power limits change the numbers",
                                "fix": "plug in the charger"}, f"exit {rc}\n{out}\n{err}")

@@ -82,7 +82,7 @@ inline bootbench::core::Experiment one_command_bench(const std::string& script) 
 // Run a-1 of `e`'s first target with /proc and /sys read under `probe_root`,
 // its raw outputs under `dir`/runs/a-1, on a fake clock.
 inline bootbench::core::RunResult run_suite_on(const bootbench::core::Experiment& e, const fs::path& dir,
-                                               const fs::path& probe_root) {
+                                               const fs::path& probe_root, bootbench::sys::Clock* with = nullptr) {
     bootbench::sys::SuiteRequest req;
     req.experiment = &e;
     req.target = &e.targets[0];
@@ -90,7 +90,7 @@ inline bootbench::core::RunResult run_suite_on(const bootbench::core::Experiment
     req.run_dir = dir / "runs" / "a-1";
     req.probe_root = probe_root;
     FakeClock clock;
-    return bootbench::sys::run_suite(req, clock);
+    return bootbench::sys::run_suite(req, with ? *with : clock);
 }
 
 } // namespace testing

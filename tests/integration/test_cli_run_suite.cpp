@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "fake_logind.hpp"
 #include "helpers.hpp"
 #include "sys/process/subprocess.hpp"
 
@@ -187,4 +188,38 @@ TEST_CASE("run-suite: SIGINT stops the bench and the load and exits 1 with what 
     CHECK(testing::wait_until([&] { return testing::live_with_cmdline(sleeping) == 0; }));
     CHECK(testing::wait_until([&] { return testing::live_with_cmdline(load) == 0; }));
     CHECK_FALSE(fs::exists(dir.path() / "res/runs/stock-1.json"));
+}
+
+TEST_CASE("run-suite: holds logind's block inhibitor for sleep and idle while it measures, released after") {
+    testing::FakeLogind logind; // a private bus; DBUS_SYSTEM_BUS_ADDRESS points at it
+    REQUIRE(logind.ready());
+    TempDir dir;
+    std::string text = kExperiment;
+    text.replace(text.find("echo score=7"), 12, logind.list_command() + "; echo score=7");
+    testing::write(dir.path() / "exp.toml", text);
+    Cli r = bootbench_cli(dir, {"run-suite", (dir.path() / "exp.toml").string(), "--target", "tuned", "--out",
+                                (dir.path() / "res").string()});
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.find("bootbench: sleep inhibitor: held (logind block sleep:idle)\n") != std::string::npos);
+    // what logind had while the bench ran, and after bootbench exited
+    CHECK(testing::read(dir.path() / "res/runs/tuned-1/echo.stdout") ==
+          "sleep:idle bootbench block: bootbench run-suite is measuring\nscore=7\n");
+    CHECK(logind.held() == "");
+    auto j = nlohmann::json::parse(testing::read(dir.path() / "res/runs/tuned-1.json"));
+    CHECK(j["environment"]["sleep_inhibitor"] == "held (logind block sleep:idle)");
+}
+
+TEST_CASE("run-suite: without logind it measures anyway and says why no inhibitor is held") {
+    TempDir dir;
+    testing::write(dir.path() / "exp.toml", kExperiment);
+    Cli r = run_cli(dir, {"/usr/bin/env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=" + (dir.path() / "no-bus").string(),
+                          BOOTBENCH_EXE, "run-suite", (dir.path() / "exp.toml").string(), "--target", "tuned",
+                          "--out", (dir.path() / "res").string()});
+    CHECK(r.status == 0);
+    std::string said = "not held: cannot take logind's sleep inhibitor: no system bus (Could not connect: No "
+                       "such file or directory)";
+    CHECK(r.err.find("bootbench: sleep inhibitor: " + said + "\n") != std::string::npos);
+    auto j = nlohmann::json::parse(testing::read(dir.path() / "res/runs/tuned-1.json"));
+    CHECK(j["environment"]["sleep_inhibitor"] == said);
 }

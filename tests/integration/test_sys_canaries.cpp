@@ -203,3 +203,38 @@ TEST_CASE("run_suite on a fake tree: each bench's average CPU frequency is in th
     RunResult without = testing::run_suite_on(testing::one_command_bench("true"), dir2.path(), bare.path());
     CHECK_FALSE(without.environment.contains("cpu_freq_mhz"));
 }
+
+namespace {
+
+// CLOCK_BOOTTIME runs ahead of CLOCK_MONOTONIC by `asleep_s` once `marker`
+// exists: the machine slept while the bench ran.
+class SuspendingClock final : public sys::Clock {
+public:
+    fs::path marker;
+    double asleep_s = 0;
+    double monotonic_s() override { return 50; }
+    double since_boot_s() override { return 50 + (fs::exists(marker) ? asleep_s : 0); }
+    std::string now_iso8601() override { return "2026-12-05T10:00:00+00:00"; }
+    void sleep_s(double) override {}
+};
+
+} // namespace
+
+TEST_CASE("run_suite: a suspend during the benches (boottime ran ahead of monotonic) is a canary") {
+    TempDir dir, tree;
+    testing::build_laptop_tree(tree.path());
+    SuspendingClock clock;
+    clock.marker = dir.path() / "slept";
+    clock.asleep_s = 912;
+    RunResult r = testing::run_suite_on(testing::one_command_bench("touch " + clock.marker.string() + "; echo 1"),
+                                        dir.path(), tree.path(), &clock);
+    REQUIRE(r.canaries);
+    CHECK(r.canaries->suspended_s == Approx(912));
+    CHECK(canary_text(*r.canaries) == "the machine was suspended for 912 s during the benches");
+    TempDir dir2;
+    SuspendingClock awake; // never slept
+    awake.marker = dir2.path() / "never";
+    RunResult quiet = testing::run_suite_on(testing::one_command_bench("echo 1"), dir2.path(), tree.path(), &awake);
+    REQUIRE(quiet.canaries);
+    CHECK(quiet.canaries->suspended_s == 0);
+}

@@ -1,15 +1,20 @@
 #include "catch.hpp"
 #include "fake_tree.hpp"
+#include "core/doctor.hpp"
 #include "sys/doctor_probe.hpp"
 #include "sys/ostree/prepare_root.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <sys/xattr.h>
+#include "sys/probe/idle_suspend.hpp"
+
+#include <filesystem>
 
 using namespace bootbench;
 using namespace bootbench::sys;
 using testing::TempDir;
+namespace fs = std::filesystem;
 
 TEST_CASE("doctor's facts of a laptop, read from a fake tree", "[doctor]") {
     TempDir dir;
@@ -122,4 +127,38 @@ TEST_CASE("prepare-root.conf as ostree reads it: usr/lib, then etc as a whole", 
     CHECK(p.error.find("cannot be interpreted") != std::string::npos);
     testing::write(d / "etc/ostree/prepare-root.conf", "[etc]\ntransient = 1  \n");
     CHECK(prepare_root_etc(d).transient);
+TEST_CASE("doctor: idle suspend read from a fake Fedora tree: drop-ins by name, masks, GDM's dconf", "[doctor]") {
+    TempDir dir;
+    fs::path r = dir.path();
+    testing::write(r / "etc/systemd/logind.conf", "[Login]\n#IdleAction=ignore\n");
+    testing::write(r / "usr/lib/systemd/logind.conf.d/50-vendor.conf", "[Login]\nIdleAction=suspend\n");
+    testing::write(r / "usr/lib/systemd/logind.conf.d/60-masked.conf", "[Login]\nIdleAction=poweroff\n");
+    fs::create_directories(r / "etc/systemd/logind.conf.d");
+    fs::create_symlink("/dev/null", r / "etc/systemd/logind.conf.d/60-masked.conf"); // the admin masks it
+    testing::write(r / "etc/systemd/logind.conf.d/40-early.conf", "[Login]\nIdleAction=ignore\n"); // sorts first
+    testing::write(r / "usr/lib/systemd/system/gdm.service", "[Unit]\n");
+    testing::write(r / "usr/share/glib-2.0/schemas/org.gnome.settings-daemon.plugins.power.gschema.xml",
+                   "<key name=\"sleep-inactive-ac-type\"><default>'suspend'</default></key>"
+                   "<key name=\"sleep-inactive-ac-timeout\"><default>900</default></key>");
+    testing::write(r / "etc/dconf/db/gdm.d/locks/power", "/org/gnome/settings-daemon/plugins/power/x\n");
+    testing::write(r / "etc/dconf/db/gdm.d/10-timeout",
+                   "[org/gnome/settings-daemon/plugins/power]\nsleep-inactive-ac-timeout=1800\n");
+    core::IdleSuspendFacts f = probe_idle_suspend(r);
+    std::vector<std::string> logind;
+    for (const auto& c : f.logind)
+        logind.push_back(c.path);
+    CHECK(logind == std::vector<std::string>{(r / "etc/systemd/logind.conf").string(),
+                                             (r / "etc/systemd/logind.conf.d/40-early.conf").string(),
+                                             (r / "usr/lib/systemd/logind.conf.d/50-vendor.conf").string()});
+    CHECK(f.gdm);
+    REQUIRE(f.gdm_dconf.size() == 1); // the locks folder is no keyfile
+    core::DoctorCheck c = core::check_idle_suspend(f);
+    CHECK(c.message == "the machine suspends when idle: logind IdleAction=suspend (" +
+                           (r / "usr/lib/systemd/logind.conf.d/50-vendor.conf").string() +
+                           ") after IdleActionSec=30min (systemd's default); the GDM login screen does 'suspend' "
+                           "after 1800 s idle on AC (org.gnome.settings-daemon.plugins.power sleep-inactive-ac-type "
+                           "from the schema's default, sleep-inactive-ac-timeout from " +
+                           (r / "etc/dconf/db/gdm.d/10-timeout").string() +
+                           "; the gdm user's own dconf database is not read). bootbench blocks sleep and idle while "
+                           "a boot's work runs, not before its unit starts nor after a failure");
 }

@@ -248,3 +248,25 @@ TEST_CASE("quiet units: a failed stop says which systemctl call and why") {
     CHECK_THROWS_WITH(SystemctlUnits().stop_until_reboot({"fstrim.timer"}),
                       "systemctl stop failed: Access denied");
 }
+
+TEST_CASE("quiet units: what the timers trigger and which of those run, from systemctl show") {
+    StandInSystemctl systemctl;
+    testing::write(systemctl.dir.path() / "systemctl",
+                   "#!/bin/sh\necho \"$*\" >>" + (systemctl.dir.path() / "calls").string() +
+                       "\ncase \"$2\" in\n"
+                       "--property=Triggers) printf 'uupd.service\\n\\nfstrim.service\\n' ;;\n"
+                       "--property=Id,ActiveState) printf 'ActiveState=activating\\nId=uupd.service\\n\\n"
+                       "ActiveState=inactive\\nId=fstrim.service\\n' ;;\nesac\n");
+    CHECK(SystemctlUnits().triggered({"uupd.timer", "fstrim.timer"}) ==
+          std::vector<std::string>{"uupd.service", "fstrim.service"});
+    CHECK(SystemctlUnits().running({"uupd.service", "fstrim.service"}) == std::vector<std::string>{"uupd.service"});
+    CHECK(systemctl.calls() == "show --property=Triggers --value -- uupd.timer fstrim.timer\n"
+                               "show --property=Id,ActiveState -- uupd.service fstrim.service\n");
+    CHECK(SystemctlUnits().triggered({}).empty()); // no call for no timer
+}
+
+TEST_CASE("quiet units: a failed show says which systemctl call and why") {
+    StandInSystemctl systemctl("show");
+    CHECK_THROWS_WITH(SystemctlUnits().triggered({"uupd.timer"}),
+                      "systemctl show --property=Triggers failed: Access denied");
+}

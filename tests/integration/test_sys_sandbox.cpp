@@ -1,11 +1,15 @@
 // The sandbox sysroot and its emulated bootloader, with real libostree.
 #include "../unit/catch.hpp"
 #include "core/resolve.hpp"
+#include "fake_logind.hpp"
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/unit_install.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <unistd.h>
 
 using namespace bootbench;
 using namespace bootbench::test;
@@ -134,6 +138,33 @@ TEST_CASE("a reorder skips the repository cleanup; cleanup() at the end removes 
     CHECK(sb.booted_name() == "a");
 }
 
+TEST_CASE("each boot also stops what the timers trigger; one already running marks the run and the report",
+          "[sandbox][quiet]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path run = sb.layout.sysroot / "run";
+    sys::make_dirs(run);
+    sys::write_file_atomic(sys::SandboxUnits::installed_file(sb.layout.sysroot), "fstrim.timer\nuupd.timer\n");
+    sys::write_file_atomic(run / "units-triggers", "uupd.timer uupd.service\nfstrim.timer fstrim.service\n");
+    sys::write_file_atomic(run / "units-running", "uupd.service\n"); // a Persistent timer fired at boot
+    sb.start();
+    sb.boot_until_done();
+    REQUIRE(sb.state().phase == core::Phase::finished);
+    CHECK(sys::read_text_file(sys::SandboxUnits::stopped_file(sb.layout.sysroot)) ==
+          "uupd.timer fstrim.timer uupd.service fstrim.service\n"
+          "uupd.timer fstrim.timer uupd.service fstrim.service\n");
+    for (const auto& [id, text] : sb.result_files()) {
+        INFO(id);
+        auto r = nlohmann::json::parse(text);
+        CHECK(r["conditions"][0]["decision"] == "run-flagged");
+        CHECK(r["conditions"][0]["found"].get<std::string>().find(
+                  "; they start: uupd.service, fstrim.service; running: uupd.service") != std::string::npos);
+        CHECK(r["canaries"]["updates_running"] == nlohmann::json::array({"uupd.service"}));
+    }
+    std::string report = sys::read_text_file(sb.results() / "report.md");
+    CHECK(report.find("uupd.service was running at this boot (started by a stopped timer; stopped before the "
+                      "settle time)") != std::string::npos);
+}
+
 TEST_CASE("after a whole experiment the sysroot holds one boot version", "[sandbox]") {
     Sandbox sb(fast_experiment(2));
     sb.start();
@@ -160,4 +191,102 @@ TEST_CASE("each boot stops the host's update and trim timers it has, and the res
         CHECK(conditions[0]["found"].get<std::string>().rfind("present: uupd.timer, fstrim.timer; absent: ", 0) == 0);
         CHECK(conditions[0]["decision"] == "run");
     }
+}
+
+namespace {
+
+// Another process holding the sysroot lock (hold-sysroot-lock, with libostree)
+// until release() or the end of the scope.
+class LockHolder {
+public:
+    explicit LockHolder(const fs::path& sysroot) : ready_(sysroot / "run/lock-held") {
+        sys::make_dirs(ready_.parent_path());
+        std::string command = std::string(HOLD_LOCK_BIN) + " " + sysroot.string() + " " + ready_.string();
+        pipe_ = ::popen(command.c_str(), "w");
+        for (int i = 0; i < 2000 && !fs::exists(ready_); ++i)
+            ::usleep(10000);
+        REQUIRE(fs::exists(ready_));
+    }
+    ~LockHolder() { release(); }
+    void release() {
+        if (pipe_)
+            ::pclose(pipe_); // its stdin closes: it unlocks and exits
+        pipe_ = nullptr;
+    }
+
+private:
+    fs::path ready_;
+    FILE* pipe_ = nullptr;
+};
+
+// Time passes only in sleep_s; `on_sleep` runs at each sleep.
+class LockClock final : public sys::Clock {
+public:
+    double now = 0;
+    int sleeps = 0;
+    std::function<void(int)> on_sleep = [](int) {};
+    double monotonic_s() override { return now; }
+    double since_boot_s() override { return now; }
+    std::string now_iso8601() override { return "2026-12-05T10:00:00+00:00"; }
+    void sleep_s(double s) override {
+        now += s;
+        on_sleep(++sleeps);
+    }
+};
+
+} // namespace
+
+TEST_CASE("sysroot lock held by an update: a bounded wait, then a clear failure that changes nothing",
+          "[sandbox][lock]") {
+    Sandbox sb(fast_experiment(1));
+    sys::SandboxHost h = sb.host();
+    LockHolder update(sb.layout.sysroot);
+    LockClock clock;
+    h.sysroot().set_lock_wait({&clock, 30});
+    try {
+        h.sysroot().set_default(sb.layout.targets.at("b"));
+        FAIL("set_default did not throw");
+    } catch (const sys::SysrootLocked& e) {
+        CHECK(std::string(e.what()) ==
+              "the ostree sysroot " + sb.layout.sysroot.string() +
+                  " stayed locked by another process for 30 s (an update: bootc, rpm-ostree; see 'journalctl "
+                  "-b'); nothing was changed, the next boot tries again");
+    }
+    CHECK(clock.sleeps == 6); // every 5 s, up to the bound
+    CHECK(sb.booted_name() == "host");
+}
+
+TEST_CASE("sysroot lock released during the wait: the write goes ahead", "[sandbox][lock]") {
+    Sandbox sb(fast_experiment(1));
+    sys::SandboxHost h = sb.host();
+    LockHolder update(sb.layout.sysroot);
+    LockClock clock;
+    clock.on_sleep = [&](int n) {
+        if (n == 3)
+            update.release();
+    };
+    h.sysroot().set_lock_wait({&clock, 240});
+    h.sysroot().set_default(sb.layout.targets.at("b"));
+    CHECK(clock.now == 15);
+    CHECK(sb.booted_name() == "b");
+}
+
+TEST_CASE("every measured boot holds logind's block inhibitor for sleep and idle, released when resume ends",
+          "[sandbox][inhibit]") {
+    testing::FakeLogind logind; // DBUS_SYSTEM_BUS_ADDRESS: the emulated boots' bootbench talks to it
+    REQUIRE(logind.ready());
+    Sandbox sb(fast_experiment(1, "", "", logind.list_command() + "; echo 'value 42.5'"));
+    sb.start();
+    sb.boot_until_done();
+    REQUIRE(sb.state().phase == core::Phase::finished);
+    for (const auto& [id, text] : sb.result_files()) {
+        INFO(id);
+        CHECK(nlohmann::json::parse(text)["environment"]["sleep_inhibitor"] == "held (logind block sleep:idle)");
+        CHECK(sys::read_text_file(sb.results() / "runs" / id / "attempt-1/echo.stdout") ==
+              "sleep:idle bootbench block: an unattended benchmark experiment runs until the next reboot\n"
+              "value 42.5\n");
+    }
+    CHECK(logind.held() == ""); // released on the way out of every boot
+    CHECK(sys::read_text_file(sb.results() / "bootbench.log").find("sleep inhibitor: held (logind block "
+                                                                   "sleep:idle)") != std::string::npos);
 }

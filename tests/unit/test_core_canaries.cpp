@@ -10,6 +10,9 @@
 
 using namespace bootbench::core;
 using bootbench::test::error_of;
+#if __has_include(<catch2/catch_all.hpp>)
+using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
+#endif
 
 namespace {
 
@@ -165,4 +168,40 @@ TEST_CASE("report: the system's figures come after every bench's metrics") {
     CHECK(r.metrics[1].key == "work_energy_j");
     CHECK(r.metrics[2].key == "mem_used_mib");
     CHECK(r.metrics[2].better_from == "the metric catalog");
+}
+
+TEST_CASE("canaries: a suspend during the benches and update services running at boot mark the run") {
+    CHECK(suspended_between(12.0, 12.4) == 0); // clock noise
+    CHECK(suspended_between(12.0, 924.0) == Approx(912.0));
+    Canaries c;
+    c.suspended_s = 912.3;
+    c.updates_running = {"uupd.service"};
+    CHECK(canary_text(c) == "the machine was suspended for 912 s during the benches; uupd.service was running "
+                            "at this boot (started by a stopped timer; stopped before the settle time)");
+    c.updates_running.push_back("fstrim.service");
+    CHECK(canary_text(c).find("; uupd.service, fstrim.service were running at this boot") != std::string::npos);
+    Report r = build_report(with_canary(c));
+    REQUIRE(r.canaries.size() == 1);
+    CHECK(r.canaries[0].run == "b-2");
+    CHECK(render_markdown(r, "report.svg").find("| b-2 (~) |") != std::string::npos);
+}
+
+TEST_CASE("canaries in a run's JSON: the suspend and the update services, absent in older results") {
+    Canaries c;
+    c.suspended_s = 30;
+    c.updates_running = {"uupd.service"};
+    RunResult back = run_result_from_json(to_json(run("a-1", "a", 1, c)), "runs/a-1.json");
+    REQUIRE(back.canaries);
+    CHECK(back.canaries->suspended_s == Approx(30));
+    CHECK(back.canaries->updates_running == std::vector<std::string>{"uupd.service"});
+    nlohmann::json old = to_json(run("a-1", "a", 1, Canaries{}));
+    old["canaries"].erase("suspended_s");
+    old["canaries"].erase("updates_running");
+    back = run_result_from_json(old, "runs/a-1.json");
+    CHECK(back.canaries->suspended_s == 0);
+    CHECK(back.canaries->updates_running.empty());
+    nlohmann::json bad = to_json(run("a-1", "a", 1, c));
+    bad["canaries"]["updates_running"] = {1};
+    CHECK(error_of([&] { run_result_from_json(bad, "runs/a-1.json"); }) ==
+          "runs/a-1.json: canaries: field 'updates_running' must be an array of strings");
 }

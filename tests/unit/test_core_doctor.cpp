@@ -82,7 +82,7 @@ TEST_CASE("doctor: a good host is ok on every line, in a fixed order", "[doctor]
     CHECK(names == std::vector<std::string>{"ostree", "staged", "sysroot", "selinux", "exec-label",
                                             "free-space-var", "free-space-boot", "tool-perf",
                                             "temperature", "governor", "ac-power", "sched_ext",
-                                            "update-timers"});
+                                            "update-timers", "idle-suspend"});
     CHECK_FALSE(any_fail(checks));
     CHECK(checks[0].message ==
           "booted fedora 1a2b3c4d5e6f.0 (ostree-image-signed:docker://ghcr.io/x/y:stable), "
@@ -250,7 +250,8 @@ TEST_CASE("doctor --json: stable keys, ok false on a fail", "[doctor]") {
     f.ac_online = false;
     auto j = nlohmann::json::parse(doctor_json(doctor_checks(f, default_needs())));
     CHECK(j["ok"] == false);
-    REQUIRE(j["checks"].size() == 13);
+    REQUIRE(j["checks"].size() == 14);
+    CHECK(j["checks"][13]["check"] == "idle-suspend");
     CHECK(j["checks"][10] ==
           nlohmann::json{{"check", "ac-power"},
                          {"status", "fail"},

@@ -78,3 +78,35 @@ TEST_CASE("plan names the units, the missing ones, and updaters left running", "
     CHECK(quiet_plan_text({}, {"uupd.timer"}) == "quiet machine: [conditions] stop_units = [] stops nothing\n");
     CHECK(updaters_left_running(default_stop_units(), {"uupd.timer"}).empty());
 }
+
+TEST_CASE("stop_units: the default list has Universal Blue's brew and ublue-update timers and tmpfiles-clean",
+          "[quiet]") {
+    for (const char* u : {"brew-update.timer", "brew-upgrade.timer", "ublue-update.timer",
+                          "systemd-tmpfiles-clean.timer", "uupd.timer"})
+        CHECK(std::count(default_stop_units().begin(), default_stop_units().end(), u) == 1);
+}
+
+TEST_CASE("systemctl show output: what timers trigger, and which units are running", "[quiet]") {
+    CHECK(parse_triggers("uupd.service\n\nfstrim.service\nuupd.service\n\n") ==
+          std::vector<std::string>{"uupd.service", "fstrim.service"});
+    CHECK(parse_triggers("a.service b.service\n") == std::vector<std::string>{"a.service", "b.service"});
+    CHECK(parse_triggers("\n").empty());
+    CHECK(parse_running("Id=uupd.service\nActiveState=activating\n\nActiveState=inactive\nId=fstrim.service\n\n"
+                        "ActiveState=active\nId=man-db.service") ==
+          std::vector<std::string>{"uupd.service", "man-db.service"});
+    CHECK(parse_running("Id=x.service\nActiveState=failed\n").empty());
+}
+
+TEST_CASE("the gate record names the services already running and flags the run", "[quiet]") {
+    QuietStop stop{presence_of({"uupd.timer", "fstrim.timer"}, {"uupd.timer", "fstrim.timer"}),
+                   {"uupd.service", "fstrim.service"},
+                   {"uupd.service"},
+                   ""};
+    CHECK(log_line(quiet_record(stop)) ==
+          "quiet: wanted stop uupd.timer, fstrim.timer, found present: uupd.timer, fstrim.timer; absent: none; "
+          "they start: uupd.service, fstrim.service; running: uupd.service: run-flagged (stopped, masked until "
+          "the next boot; uupd.service was already running at this boot)");
+    stop.running.clear();
+    CHECK(quiet_record(stop).decision == "run");
+    CHECK(quiet_record(stop).detail == "stopped, masked until the next boot");
+}

@@ -5,6 +5,7 @@
 // bootloader (environment), and reboot = a request file the driver reads.
 #include "core/deployment.hpp"
 #include "sys/probe/quiet_units.hpp"
+#include "sys/probe/sleep_inhibitor.hpp"
 #include "sys/ostree/sysroot.hpp"
 
 #include <filesystem>
@@ -37,9 +38,16 @@ public:
     virtual bool emulated() const { return false; }
     // The host's own timers and services (stopped for a quiet run).
     virtual UnitControl* units() = 0;
+    // Keeps the machine from suspending while a boot's work runs: logind on
+    // the system bus, the sandbox's too (a rehearsal on a laptop is spared
+    // a suspend the same way; without logind it is only said).
+    virtual SleepInhibitor& sleep_inhibitor() { return logind_; }
     // A sysroot no running system booted from (--sysroot PATH of another
     // disk or image): nothing is booted, so booted() throws.
     virtual bool offline() const { return false; }
+
+private:
+    LogindInhibitor logind_;
 };
 
 class RealHost final : public Host {

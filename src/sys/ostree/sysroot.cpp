@@ -1,6 +1,10 @@
 #include "sys/ostree/sysroot.hpp"
 
+#include "core/error.hpp"
+#include "sys/clock.hpp"
 #include "sys/ostree/gerror.hpp"
+
+#include <cstdio>
 
 #include <ostree.h>
 
@@ -37,12 +41,16 @@ GPtrArray* deployment_list(OstreeSysroot* s) { return ostree_sysroot_get_deploym
 
 } // namespace
 
-// Holds the sysroot lock (flock on ostree/lock) for one write, and reloads
-// first so that the deployments written are the current ones.
+// Holds the sysroot lock (ostree/lock) for one write, and reloads first so
+// that the deployments written are the current ones. With a LockWait, a
+// lock another process holds is tried again every kLockPollS up to the bound.
 class Sysroot::Lock {
 public:
-    explicit Lock(OstreeSysroot* s) : s_(s) {
-        gcheck("Locking the ostree sysroot", [&](GError** e) { return ostree_sysroot_lock(s_, e); });
+    explicit Lock(Sysroot& s) : s_(s.sysroot_) {
+        if (s.lock_wait_.clock)
+            wait_for(s.path_, s.lock_wait_);
+        else
+            gcheck("Locking the ostree sysroot", [&](GError** e) { return ostree_sysroot_lock(s_, e); });
         gcheck("Reloading the ostree sysroot",
                [&](GError** e) { return ostree_sysroot_load_if_changed(s_, nullptr, nullptr, e); });
     }
@@ -51,8 +59,42 @@ public:
     Lock& operator=(const Lock&) = delete;
 
 private:
+    bool try_lock() {
+        gboolean acquired = FALSE;
+        gcheck("Locking the ostree sysroot", [&](GError** e) { return ostree_sysroot_try_lock(s_, &acquired, e); });
+        return acquired;
+    }
+    void wait_for(const fs::path& path, const LockWait& w);
+
     OstreeSysroot* s_;
 };
+
+namespace {
+
+void say(const std::string& line) { std::fprintf(stderr, "bootbench: %s\n", line.c_str()); }
+
+std::string whole_seconds(double s) { return std::to_string(static_cast<long long>(s)) + " s"; }
+
+} // namespace
+
+void Sysroot::Lock::wait_for(const fs::path& path, const LockWait& w) {
+    double start = w.clock->monotonic_s();
+    bool waited = false;
+    while (!try_lock()) {
+        double so_far = w.clock->monotonic_s() - start;
+        if (so_far >= w.max_s)
+            throw SysrootLocked("the ostree sysroot " + path.string() + " stayed locked by another process for " +
+                        whole_seconds(so_far) + " (an update: bootc, rpm-ostree; see 'journalctl -b'); " +
+                        "nothing was changed, the next boot tries again");
+        if (!waited)
+            say("the ostree sysroot " + path.string() + " is locked by another process (an update: bootc, " +
+                "rpm-ostree); waiting up to " + whole_seconds(w.max_s));
+        waited = true;
+        w.clock->sleep_s(kLockPollS);
+    }
+    if (waited)
+        say("got the ostree sysroot lock after " + whole_seconds(w.clock->monotonic_s() - start));
+}
 
 Sysroot::Sysroot(const fs::path& path) : path_(path) {
     g_autoptr(GFile) file = g_file_new_for_path(path.c_str());
@@ -145,7 +187,7 @@ void Sysroot::write_order(std::vector<OstreeDeployment*> order, const std::strin
 }
 
 void Sysroot::set_default(const core::DeploymentRef& ref, StagedPolicy staged) {
-    Lock lock(sysroot_);
+    Lock lock(*this);
     OstreeDeployment* target = find(ref);
     if (has_staged() && staged == StagedPolicy::refuse)
         throw Error("a staged update is waiting in " + path_.string() +
@@ -162,7 +204,7 @@ void Sysroot::set_default(const core::DeploymentRef& ref, StagedPolicy staged) {
 }
 
 void Sysroot::set_pinned(const core::DeploymentRef& ref, bool pinned) {
-    Lock lock(sysroot_);
+    Lock lock(*this);
     OstreeDeployment* d = find(ref);
     if (ostree_deployment_is_pinned(d) == static_cast<gboolean>(pinned))
         return;
@@ -175,7 +217,7 @@ void Sysroot::set_pinned(const core::DeploymentRef& ref, bool pinned) {
 core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_ref,
                                                const std::vector<std::string>& kargs,
                                                const std::string& target) {
-    Lock lock(sysroot_);
+    Lock lock(*this);
     OstreeDeployment* base = find(base_ref);
     OstreeBootconfigParser* bc = ostree_deployment_get_bootconfig(base);
     const char* options = bc ? ostree_bootconfig_parser_get(bc, "options") : nullptr;
@@ -210,7 +252,7 @@ core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_r
 }
 
 void Sysroot::undeploy(const core::DeploymentRef& ref) {
-    Lock lock(sysroot_);
+    Lock lock(*this);
     OstreeDeployment* victim = find(ref);
     OstreeDeployment* booted = ostree_sysroot_get_booted_deployment(sysroot_);
     if (booted && ostree_deployment_equal(booted, victim))
@@ -224,7 +266,7 @@ void Sysroot::undeploy(const core::DeploymentRef& ref) {
 }
 
 void Sysroot::cleanup() {
-    Lock lock(sysroot_);
+    Lock lock(*this);
     gcheck("Cleaning up the sysroot " + path_.string(),
            [&](GError** e) { return ostree_sysroot_cleanup(sysroot_, nullptr, e); });
 }

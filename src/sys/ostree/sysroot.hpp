@@ -3,6 +3,7 @@
 // default, pin, deploy a commit again with other kernel arguments, undeploy.
 // Works the same on "/" and on a throwaway sysroot folder (the sandbox).
 #include "core/deployment.hpp"
+#include "core/error.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -21,6 +22,23 @@ enum class StagedPolicy { refuse, drop };
 // versions, unlisted deployments, a prune of the whole repository).
 enum class Postclean { no, yes };
 
+class Clock;
+
+// How long a write waits for the sysroot lock while another process holds it
+// (bootc holds it for a whole download): polled on `clock` every
+// kLockPollS, at most `max_s`. No clock: wait as long as it takes.
+struct LockWait {
+    Clock* clock = nullptr;
+    double max_s = 0;
+};
+inline constexpr double kLockPollS = 5;
+
+// The lock stayed held past LockWait::max_s: nothing was written.
+class SysrootLocked : public Error {
+public:
+    using Error::Error;
+};
+
 class Sysroot {
 public:
     // Opens and loads the sysroot at `path` ("/" on a booted host).
@@ -32,6 +50,9 @@ public:
     const fs::path& path() const { return path_; }
     // Re-reads the deployments from disk (after another process changed them).
     void reload();
+    // Bounds the wait for the lock of every later write; past the bound a
+    // write throws bootbench::Error saying who holds it and that nothing changed.
+    void set_lock_wait(LockWait wait) { lock_wait_ = wait; }
 
     std::vector<core::DeploymentInfo> deployments();
     // libostree's booted deployment; nullopt when this sysroot is not booted.
@@ -70,6 +91,7 @@ private:
 
     fs::path path_;
     OstreeSysroot* sysroot_ = nullptr;
+    LockWait lock_wait_;
 };
 
 } // namespace bootbench::sys

@@ -92,23 +92,37 @@ void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
     }
 }
 
+// The timers present, what they start, which of those run now; then all of
+// them stopped. Throws bootbench::Error when systemctl fails.
+void stop_quietly(UnitControl& units, const std::vector<std::string>& wanted, core::QuietStop& stop) {
+    stop.units = core::presence_of(wanted, units.listed(wanted));
+    for (const auto& u : units.triggered(stop.units.present))
+        if (std::find(wanted.begin(), wanted.end(), u) == wanted.end())
+            stop.started.push_back(u);
+    stop.running = units.running(stop.started);
+    std::vector<std::string> all = stop.units.present;
+    all.insert(all.end(), stop.started.begin(), stop.started.end());
+    units.stop_until_reboot(all);
+}
+
 // A failure to stop them is recorded and flagged; the run goes on. What it
-// cost is said: stopping units is part of bootbench's own time per run.
+// cost is said: stopping units is part of bootbench's own time per run. A
+// service that was already running (an update that began with the boot)
+// flags the run and names it among the run's canaries.
 void pass_quiet(const core::Conditions& c, UnitControl* units, Clock& clock, GateOutcome& out) {
     std::vector<std::string> wanted = core::stop_units_of(c.stop_units);
     if (!units || wanted.empty())
         return;
-    core::UnitPresence p{{}, wanted};
-    std::string error;
+    core::QuietStop stop{{{}, wanted}, {}, {}, ""};
     double start = clock.monotonic_s();
     try {
-        p = core::presence_of(wanted, units->listed(wanted));
-        units->stop_until_reboot(p.present);
+        stop_quietly(*units, wanted, stop);
     } catch (const Error& e) {
-        error = e.what();
+        stop.error = e.what();
     }
-    core::ConditionRecord r = core::quiet_record(p, error);
+    core::ConditionRecord r = core::quiet_record(stop);
     r.detail += ", in " + core::format_seconds(clock.monotonic_s() - start);
+    out.updates_running = stop.running;
     note(out, r);
 }
 

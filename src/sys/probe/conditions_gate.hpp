@@ -24,6 +24,7 @@ struct GateOutcome {
     std::string failure;                        // why the run cannot go on; "" = go
     std::optional<TempReading> start_temp;
     std::unique_ptr<GovernorOverride> governor; // restores the governor when the run is done
+    std::vector<std::string> updates_running;   // started by a stopped timer, running when stopped
 };
 
 // How often the temperature is read while waiting for the CPU to cool.

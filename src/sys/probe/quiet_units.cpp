@@ -4,7 +4,9 @@
 #include "core/quiet.hpp"
 #include "sys/store/files.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <glib.h>
 #include <sys/wait.h>
 
@@ -59,6 +61,24 @@ std::vector<std::string> SystemctlUnits::listed(const std::vector<std::string>& 
     return core::parse_unit_files(r.out);
 }
 
+std::vector<std::string> SystemctlUnits::triggered(const std::vector<std::string>& timers) {
+    if (timers.empty())
+        return {};
+    Ran r = systemctl(with({"show", "--property=Triggers", "--value", "--"}, timers));
+    if (r.exit_status != 0)
+        throw failed("show --property=Triggers", r);
+    return core::parse_triggers(r.out);
+}
+
+std::vector<std::string> SystemctlUnits::running(const std::vector<std::string>& units) {
+    if (units.empty())
+        return {};
+    Ran r = systemctl(with({"show", "--property=Id,ActiveState", "--"}, units));
+    if (r.exit_status != 0)
+        throw failed("show --property=Id,ActiveState", r);
+    return core::parse_running(r.out);
+}
+
 // The runtime mask without a daemon reload (a reload re-runs every generator
 // and reparses every unit: 2 s of bootbench's time per run in the VM) guards
 // against a later reload starting them; the stop ends them now.
@@ -81,6 +101,41 @@ std::vector<std::string> SandboxUnits::listed(const std::vector<std::string>& un
     if (!fs::exists(installed_file(sysroot_), ec))
         return {};
     return core::presence_of(units, core::parse_unit_files(read_text_file(installed_file(sysroot_)))).present;
+}
+
+namespace {
+
+// The file's lines, none when it is absent.
+std::vector<std::string> lines_of(const fs::path& file) {
+    std::error_code ec;
+    std::vector<std::string> out;
+    if (!fs::exists(file, ec))
+        return out;
+    std::istringstream in(read_text_file(file));
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> SandboxUnits::triggered(const std::vector<std::string>& timers) {
+    std::string started;
+    for (const auto& line : lines_of(sysroot_ / "run/units-triggers")) {
+        std::istringstream words(line);
+        std::string timer, unit;
+        if (words >> timer >> unit && std::find(timers.begin(), timers.end(), timer) != timers.end())
+            started += unit + "\n";
+    }
+    return core::parse_triggers(started);
+}
+
+std::vector<std::string> SandboxUnits::running(const std::vector<std::string>& units) {
+    std::vector<std::string> out;
+    for (const auto& u : lines_of(sysroot_ / "run/units-running"))
+        if (std::find(units.begin(), units.end(), u) != units.end())
+            out.push_back(u);
+    return out;
 }
 
 void SandboxUnits::stop_until_reboot(const std::vector<std::string>& units) {

@@ -356,16 +356,24 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     }
 }
 
+// CLOCK_BOOTTIME minus CLOCK_MONOTONIC: it grows only while the machine sleeps.
+double sleep_offset_s(Clock& clock) { return clock.since_boot_s() - clock.monotonic_s(); }
+
 // After the settle time: the system's figures, then the benches with their
-// energy where RAPL is there, watched for noise canaries.
-void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch, Clock& clock) {
+// energy where RAPL is there, watched for noise canaries (among them a
+// suspend, and the update services the gate found running).
+void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch, Clock& clock,
+                  const std::vector<std::string>& updates_running) {
     add_metrics(r, probe_system_metrics(req.probe_root));
     r.environment["benches_start_monotonic_us"] = static_cast<uint64_t>(clock.monotonic_s() * 1e6);
     RaplMeter rapl(req.probe_root);
     r.environment["energy"] = rapl.describe();
     CanaryWatch canaries(req.probe_root);
+    double asleep_before = sleep_offset_s(clock);
     run_benches(req, r, watch, rapl.available() ? &rapl : nullptr);
     r.canaries = canaries.finish();
+    r.canaries->suspended_s = core::suspended_between(asleep_before, sleep_offset_s(clock));
+    r.canaries->updates_running = updates_running;
     if (std::string text = core::canary_text(*r.canaries); !text.empty())
         log_line("canaries: " + text);
 }
@@ -413,7 +421,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     record_temperature(r, "temp_start_c",
                        gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
     if (gate.failure.empty()) {
-        run_measured(request, r, watch, clock);
+        run_measured(request, r, watch, clock, gate.updates_running);
     } else {
         r.failure = gate.failure;
         skip_all(r, request.experiment->benches, gate.failure, online_cpus());
