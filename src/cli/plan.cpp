@@ -50,9 +50,7 @@ void print_rounds(const core::Experiment& e) {
         return;
     std::string now = sys::RealClock().now_iso8601();
     int fit = core::rounds_that_fit(core::epoch_of(now).value_or(0), core::deadline_of(e, now), round_s);
-    std::cout << "until " << a.until << ": " << fit << (fit == 1 ? " round fits" : " rounds fit") << " from now ("
-              << core::format_duration(round_s) << " per round): at most " << std::clamp(fit, 0, e.runs)
-              << " of min " << a.min_runs << ", max " << e.runs << "\n";
+    std::cout << core::until_text(e, fit, round_s) << "\n";
 }
 
 } // namespace

@@ -19,10 +19,11 @@ namespace {
 
 // A results folder (runs/) or a folder of result files (*.json).
 bool has_results(const std::filesystem::path& dir) {
-    if (std::filesystem::is_directory(dir / "runs"))
+    std::error_code ec; // a symlink loop is read, and named, by read_results
+    if (std::filesystem::is_directory(dir / "runs", ec))
         return true;
-    for (const auto& f : std::filesystem::directory_iterator(dir))
-        if (f.path().extension() == ".json")
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json")
             return true;
     return false;
 }

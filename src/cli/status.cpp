@@ -5,6 +5,7 @@
 #include "core/json_bounds.hpp"
 #include "core/status.hpp"
 #include "core/text.hpp"
+#include "core/time.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/host.hpp"
 #include "sys/store/state_store.hpp"
@@ -17,17 +18,11 @@ namespace bootbench::cli {
 
 namespace {
 
-// Seconds since an ISO 8601 time with offset ("2026-11-30T10:00:00+01:00").
+// Seconds since an ISO 8601 time with offset ("2026-11-30T10:00:00+01:00");
+// -1 when it is not one.
 double seconds_since(const std::string& iso) {
-    tm t{};
-    const char* rest = strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%S", &t);
-    if (!rest)
-        return -1;
-    int sign = *rest == '-' ? -1 : 1, hh = 0, mm = 0;
-    if (*rest == '+' || *rest == '-')
-        std::sscanf(rest + 1, "%d:%d", &hh, &mm);
-    time_t utc = timegm(&t) - sign * (hh * 3600 + mm * 60);
-    return std::difftime(std::time(nullptr), utc);
+    auto t = core::parse_instant(iso);
+    return t ? std::difftime(std::time(nullptr), static_cast<time_t>(t->epoch_s)) : -1;
 }
 
 std::string clock_after(double seconds, core::ClockFormat format) {
@@ -48,9 +43,10 @@ std::string clock_after(double seconds, core::ClockFormat format) {
 // cannot be read: status says what it can.
 std::optional<core::RunResult> stored_result(const sys::StatePaths& paths, const core::State& s, size_t i) {
     sys::fs::path file = paths.results(s.experiment) / "runs" / (s.runs[i].run_id + ".json");
-    if (!sys::fs::exists(file))
+    std::error_code absent;
+    if (!sys::fs::exists(file, absent) && !absent)
         return std::nullopt;
-    try {
+    try { // a symlink loop too: read_text_file names it
         return core::run_result_from_json(core::parse_bounded_json(sys::read_text_file(file), file.string()),
                                           file);
     } catch (const std::exception& e) {
@@ -130,6 +126,9 @@ int cmd_status(const Args& args) {
     if (!host->offline())
         in.booted = host->booted().ref;
     auto adaptive = adaptive_experiment(paths);
+    if (adaptive) // rounds of one run per target
+        in.rounds = core::RunBounds{static_cast<size_t>(adaptive->adaptive->min_runs) * adaptive->targets.size(),
+                                    static_cast<size_t>(adaptive->runs) * adaptive->targets.size()};
     auto precision = adaptive ? core::primary_precision(*adaptive, present(stored)) : std::vector<core::MetricPrecision>{};
     if (args.flag("json")) {
         nlohmann::json j = core::status_json(in);

@@ -1,11 +1,12 @@
 #include "core/adaptive.hpp"
 
 #include "core/error.hpp"
+#include "core/estimate.hpp"
 #include "core/report.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 namespace bootbench::core {
@@ -85,20 +86,6 @@ std::string rounds_text(int n) {
     return std::to_string(n) + (n == 1 ? " round" : " rounds");
 }
 
-// Seconds from local midnight, and the epoch, of an ISO 8601 time.
-struct LocalTime {
-    double epoch = 0;
-    double of_day = 0;
-};
-
-std::optional<LocalTime> local_time_of(const std::string& iso) {
-    auto epoch = epoch_seconds(iso); // core/report_checks: the one ISO 8601 reader
-    int h = 0, mi = 0, s = 0;
-    if (!epoch || std::sscanf(iso.c_str() + 11, "%2d:%2d:%2d", &h, &mi, &s) != 3 || h > 23 || mi > 59 || s > 60)
-        return std::nullopt;
-    return LocalTime{static_cast<double>(*epoch), h * 3600.0 + mi * 60.0 + s};
-}
-
 } // namespace
 
 std::vector<PlannedRun> plan_round(const Experiment& e, int round) {
@@ -137,22 +124,34 @@ RoundDecision decide_after_round(const Experiment& e, const std::vector<RunResul
 }
 
 std::optional<double> epoch_of(const std::string& iso8601) {
-    auto t = local_time_of(iso8601);
-    return t ? std::optional(t->epoch) : std::nullopt;
+    auto t = parse_instant(iso8601);
+    return t ? std::optional(static_cast<double>(t->epoch_s)) : std::nullopt;
 }
 
 double deadline_of(const Experiment& e, const std::string& started_at) {
-    auto start = local_time_of(started_at);
+    auto start = parse_instant(started_at);
     if (!e.adaptive || e.adaptive->until_minutes < 0 || !start)
         return -1;
-    double deadline = start->epoch - start->of_day + e.adaptive->until_minutes * 60.0;
-    return deadline <= start->epoch ? deadline + 86400 : deadline;
+    double epoch = static_cast<double>(start->epoch_s);
+    double deadline = epoch - static_cast<double>(start->local_second_of_day()) + e.adaptive->until_minutes * 60.0;
+    return deadline <= epoch ? deadline + 86400 : deadline;
 }
 
 int rounds_that_fit(double now, double deadline, double round_s) {
     if (round_s <= 0 || deadline <= now)
         return 0;
     return static_cast<int>(std::floor((deadline - now) / round_s));
+}
+
+std::string until_text(const Experiment& e, int fit, double round_s) {
+    std::string head = "until " + e.adaptive.value_or(Adaptive{}).until + ": ";
+    std::string pace = " from now (" + format_duration(round_s) + " per round): ";
+    std::string bounds = "min " + std::to_string(e.adaptive.value_or(Adaptive{}).min_runs) + ", max " +
+                         std::to_string(e.runs);
+    if (fit <= 0)
+        return head + "no round fits" + pace + "the first round runs anyway, then it stops (of " + bounds + ")";
+    return head + std::to_string(fit) + (fit == 1 ? " round fits" : " rounds fit") + pace + "at most " +
+           std::to_string(std::min(fit, e.runs)) + " of " + bounds;
 }
 
 int rounds_in(const State& s, const Experiment& e) {

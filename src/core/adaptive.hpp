@@ -61,14 +61,17 @@ std::vector<MetricPrecision> primary_precision(const Experiment& e, const std::v
 RoundDecision decide_after_round(const Experiment& e, const std::vector<RunResult>& runs, int rounds,
                                  const RoundClock& clock);
 
-// Seconds since the epoch of "2026-12-01T03:40:12+01:00"; nullopt when it
-// is not that form.
+// Seconds since the epoch of "2026-12-01T03:40:12+01:00" (core/time);
+// nullopt when it is not that form.
 std::optional<double> epoch_of(const std::string& iso8601);
 // The first `until` (local time of the start's offset) after the start;
 // -1 when the experiment has no until or started_at cannot be read.
 double deadline_of(const Experiment& e, const std::string& started_at);
 // How many rounds of `round_s` seconds fit between now and the deadline.
 int rounds_that_fit(double now, double deadline, double round_s);
+// What plan says of `fit` rounds before `until` (the first round runs
+// whatever the deadline: the rule only looks after a round).
+std::string until_text(const Experiment& e, int fit, double round_s);
 
 // Complete rounds in the state (runs / targets).
 int rounds_in(const State& s, const Experiment& e);

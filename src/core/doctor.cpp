@@ -269,9 +269,11 @@ DoctorNeeds default_needs() {
 DoctorNeeds needs_of(const Experiment& e) {
     DoctorNeeds n;
     n.have_experiment = true;
-    std::uint64_t bench_runs =
-        static_cast<std::uint64_t>(e.runs) * e.targets.size() * e.benches.size();
-    n.var_bytes = 512 * kMiB + bench_runs * 16 * kMiB;
+    // Every iteration of a bench keeps its own logs (16 MiB: two 8 MiB caps).
+    std::uint64_t iterations = 0;
+    for (const auto& b : e.benches)
+        iterations += static_cast<std::uint64_t>(b.repeat);
+    n.var_bytes = 512 * kMiB + static_cast<std::uint64_t>(e.runs) * e.targets.size() * iterations * 16 * kMiB;
     auto with_kargs = std::count_if(e.targets.begin(), e.targets.end(),
                                     [](const Target& t) { return !t.kargs.empty(); });
     n.boot_bytes = 64 * kMiB + static_cast<std::uint64_t>(with_kargs) * 256 * kMiB;

@@ -154,6 +154,9 @@ void header(std::ostringstream& o, const Report& r) {
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<link rel=\"icon\" href=\"data:,\">\n<title>" << esc(r.title) << "</title>\n<style>"
       << kStyle << "</style>\n</head>\n<body>\n<h1>" << esc(r.title) << "</h1>\n";
+    if (!r.incomplete.empty())
+        o << "<p class=\"provenance\"><strong>Incomplete: " << esc(r.incomplete) << ".</strong> "
+          << esc(kIncompleteText) << "</p>\n";
     if (!r.caption.provenance.empty())
         o << "<p class=\"provenance\"><strong>Not a measurement of the targets.</strong> "
           << esc(r.caption.provenance) << "</p>\n";

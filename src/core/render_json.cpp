@@ -139,6 +139,8 @@ nlohmann::json report_to_json(const Report& report) {
             out["boot_cost"] = boot_cost_json(report.boot_cost);
     if (!report.stopped.empty()) // adaptive experiments only: other reports stay as they were
         out["stopped"] = report.stopped;
+    if (!report.incomplete.empty()) // aborted experiments only
+        out["incomplete"] = report.incomplete;
     // Only when there is one: reports of results without canaries stay as they were.
     for (const auto& x : report.canaries)
         out["canaries"].push_back({{"run", x.run}, {"target", x.target}, {"text", x.text}});

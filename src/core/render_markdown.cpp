@@ -185,6 +185,8 @@ namespace {
 // were taken, and what each target booted.
 void header(std::ostringstream& o, const Report& r) {
     o << "# " << md_escape(r.title) << "\n\n";
+    if (!r.incomplete.empty())
+        o << "> **Incomplete: " << md_escape(r.incomplete) << ".** " << kIncompleteText << "\n\n";
     if (!r.caption.provenance.empty())
         o << "> **Not a measurement of the targets.** " << md_escape(r.caption.provenance) << "\n\n";
     std::string caption = caption_line(r);

@@ -17,6 +17,17 @@ std::string percent_change(double subject, double baseline) {
 
 } // namespace
 
+namespace {
+
+// "1.71e+308": three digits of a value too large for fixed notation.
+std::string format_scientific(double v) {
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 2);
+    return ec == std::errc() ? std::string(buf, end) : std::string("n/a");
+}
+
+} // namespace
+
 std::string format_fixed(double v, int decimals) {
     if (!std::isfinite(v))
         return std::isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf");
@@ -32,6 +43,8 @@ std::string format_value(double v) {
     double a = std::fabs(v);
     if (a == 0 || !std::isfinite(v))
         return format_fixed(v, 0);
+    if (a >= 1e12) // fixed notation would print every digit up to 1e308
+        return format_scientific(v);
     if (a >= 1e6)
         return format_fixed(v / 1e6, 2) + "M";
     if (a >= 1e4)
@@ -55,7 +68,9 @@ std::string format_exact(double v) {
 }
 
 std::string format_ratio(double ratio) {
-    return format_fixed(ratio, 2) + "x";
+    if (!std::isfinite(ratio))
+        return "n/a";
+    return (std::fabs(ratio) >= 1e6 ? format_scientific(ratio) : format_fixed(ratio, 2)) + "x";
 }
 
 std::string format_p(double p) {
@@ -90,6 +105,8 @@ std::pair<const char*, const char*> comparison_words(const std::string& unit, Be
 std::string quotient_words(const MetricReport& m, double q) {
     auto [lower_word, higher_word] = comparison_words(m.unit, m.better);
     double factor = q < 1 ? 1 / q : q;
+    if (!std::isfinite(factor))
+        return "too far apart for a factor";
     if (format_ratio(factor) == "1.00x")
         return "the same";
     return format_ratio(factor) + " " + (q < 1 ? lower_word : higher_word);

@@ -15,6 +15,10 @@ std::string percent(double share) {
 }
 
 std::string shares(const VarianceSplit& v) {
+    if (!std::isfinite(v.t1_sq) || !std::isfinite(v.t2_sq))
+        return "no variance split (the variances are not finite numbers: the values are too large)";
+    if (std::isnan(v.within_share))
+        return "no variance within or between boots (every value is the same)";
     return "within a boot " + percent(v.within_share) + ", between boots " + percent(v.between_share) +
            " of the variance";
 }
@@ -33,7 +37,7 @@ std::string advice_text(const TargetVariance& t) {
 }
 
 std::string undetectable(const VarianceSplit& v) {
-    return v.between_detectable()
+    return v.between_detectable() || !std::isfinite(v.t1_sq) || !std::isfinite(v.t2_sq)
                ? ""
                : "; between-boot variance not detectable (T2^2 = S2^2 - S1^2/n1 <= 0: the boot means "
                  "scatter no more than their iterations explain), so the costs cannot size repeat";
@@ -67,7 +71,7 @@ std::string variance_costs_line(const Report& report) {
                        (b.measured ? "(measured: the median time from one run's start to the next, "
                                      "minus the first one's benches)"
                                    : "(the estimate's " + std::to_string(std::lround(kAssumedBootSeconds)) +
-                                         " s boot + " + std::to_string(Conditions{}.settle_s) +
+                                         " s boot + " + std::to_string(b.settle_s) +
                                          " s settle: the runs' times could not measure it)");
     return "Costs used: a boot " + boot + "; one iteration (measured wall time): " + iter + ".";
 }

@@ -3,6 +3,7 @@
 
 #include "core/cpu_freq.hpp"
 #include "core/text.hpp"
+#include "core/time.hpp"
 
 #include "core/parallel.hpp"
 
@@ -101,9 +102,10 @@ const Exclusion* find_exclusion(const ReportInput& in, const std::string& run) {
     return nullptr;
 }
 
+// By the moment each run started (core/time), never by its text.
 bool started_before(const RunResult* a, const RunResult* b) {
-    if (a->started_at != b->started_at)
-        return a->started_at < b->started_at;
+    if (int c = compare_instants(a->started_at, b->started_at))
+        return c < 0;
     return a->run_id < b->run_id;
 }
 
@@ -456,13 +458,16 @@ Report report_of(const ReportInput& in, const std::vector<std::string>& power_wa
     std::vector<std::string> names = ordered_targets(in, report.subject);
     check_exclusions(in);
     report.title = in.title.empty() ? report.subject + " vs " + report.baseline : in.title;
+    report.incomplete = in.incomplete;
+    if (!in.incomplete.empty())
+        report.title += " (incomplete)";
     for (const auto& n : names)
         report.targets.push_back({n, {}, {}, {}, {}});
     std::vector<const RunResult*> included = sort_runs(in, report);
     report.metrics = make_metrics(metric_keys(included), included, report);
     set_verdicts(report.metrics);
     check_common_metric(report);
-    add_variance(report, included);
+    add_variance(report, included, in.settle_s);
     flag_outliers(report);
     report.caption = make_caption(included);
     report.warnings = comparability_warnings(report, included, in.varied_keys);

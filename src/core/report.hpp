@@ -20,6 +20,9 @@ inline constexpr double kMaxStartTempGapC = 8.0;
 // An end temperature from which a laptop CPU is at its thermal limit
 // (Tjmax is 95-105 C): the last part of the suite ran throttled.
 inline constexpr double kHotEndC = 95.0;
+// Said after "Incomplete: <why>." at the top of an aborted experiment's report.
+inline constexpr const char* kIncompleteText =
+    "The comparison is of the runs so far, not of the experiment as planned.";
 
 struct Exclusion {
     std::string run;
@@ -37,8 +40,15 @@ struct ReportInput {
     std::set<std::string> varied_keys;
     // Why an adaptive experiment stopped (results/<name>/adaptive.json); "" for fixed runs.
     std::string stopped{};
+    // Across machines: each machine's own (environment.machine_id -> why).
+    std::map<std::string, std::string> stopped_by_machine{};
     // [report] per_watt: metrics also compared per watt of their bench (core/per_watt).
     std::vector<std::string> per_watt{};
+    // [conditions] settle_s: part of a boot's cost when the runs' times cannot measure it.
+    int settle_s = Conditions{}.settle_s;
+    // Why the runs planned are not all here ("aborted by the user after 2 of
+    // 4 runs", core::incomplete_text); "" for an experiment that ran to its end.
+    std::string incomplete{};
 };
 
 struct Sample {
@@ -59,6 +69,7 @@ struct TargetVariance {
 struct BootCost {
     double seconds = 0;
     bool measured = false; // false: the estimate's boot + settle figure
+    int settle_s = 0;      // the settle in that estimate
 };
 
 struct MetricTarget {
@@ -165,6 +176,8 @@ struct Report {
     // Why an adaptive experiment stopped ("every primary metric within +-2%
     // after 8 rounds"); "" for fixed runs.
     std::string stopped{};
+    // ReportInput::incomplete; the title then ends in " (incomplete)".
+    std::string incomplete{};
 
     const RunCanary* find_canary(const std::string& run) const;
 
@@ -201,15 +214,12 @@ std::set<std::string> varied_environment_keys(const Experiment& e);
 // Each boot's iterations, or its one value: what the two-level bootstrap draws.
 std::vector<std::vector<double>> boots_of(const MetricTarget& t);
 // The variance split and advice of every metric with iterations inside boots,
-// with the measured boot cost: report_variance.cpp.
-void add_variance(Report& report, const std::vector<const RunResult*>& included);
+// with the measured boot cost (else boot + `settle_s`): report_variance.cpp.
+void add_variance(Report& report, const std::vector<const RunResult*>& included, int settle_s);
 // A boot's cost from the runs (in start order): the median time from one run's
 // start to the next's minus the first one's benches; the estimate's boot +
-// settle when fewer than two runs have times.
-BootCost measured_boot_cost(const std::vector<const RunResult*>& runs);
-
-// Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)"; nullopt otherwise.
-std::optional<long long> epoch_seconds(const std::string& iso);
+// settle (`settle_s`) when fewer than two runs have times.
+BootCost measured_boot_cost(const std::vector<const RunResult*>& runs, int settle_s);
 
 // "name: ref@digest" for every target whose runs name their image; "" when none do.
 std::string images_line(const Report& r);

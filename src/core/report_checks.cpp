@@ -2,6 +2,7 @@
 // the report, and the caption that says where the runs were taken.
 #include "core/render_text.hpp"
 #include "core/report.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -148,29 +149,6 @@ void hot_end_warning(const std::vector<const RunResult*>& runs, std::vector<std:
 
 } // namespace
 
-std::optional<long long> epoch_seconds(const std::string& s) {
-    int y, mo, d, h, mi, sec;
-    if (s.size() < 20 ||
-        std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6)
-        return std::nullopt;
-    size_t i = 19;
-    while (i < s.size() && (s[i] == '.' || std::isdigit(static_cast<unsigned char>(s[i]))))
-        ++i;
-    long long offset = 0;
-    int oh, om;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-') &&
-        std::sscanf(s.c_str() + i + 1, "%2d:%2d", &oh, &om) == 2)
-        offset = (s[i] == '-' ? -1 : 1) * (oh * 3600LL + om * 60LL);
-    else if (i >= s.size() || s[i] != 'Z')
-        return std::nullopt;
-    // days from civil (Howard Hinnant's algorithm)
-    y -= mo <= 2;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    long long yoe = y - era * 400;
-    long long doy = (153LL * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-    return days * 86400 + h * 3600LL + mi * 60LL + sec - offset;
-}
 
 namespace {
 
@@ -178,10 +156,10 @@ void order_warning(const Report& report, const std::vector<const RunResult*>& ru
                    std::vector<std::string>& out) {
     std::vector<std::pair<long long, std::string>> starts;
     for (const RunResult* r : runs) {
-        auto t = epoch_seconds(r->started_at);
+        auto t = parse_instant(r->started_at);
         if (!t)
             return;
-        starts.emplace_back(*t, r->target);
+        starts.emplace_back(t->epoch_s, r->target);
     }
     std::sort(starts.begin(), starts.end());
     std::vector<std::string> blocks;

@@ -89,6 +89,9 @@ HostReport host_report(const ReportInput& in, const std::string& subject, std::v
         return h;
     ReportInput one = in;
     one.subject = subject;
+    auto stopped = in.stopped_by_machine.find(h.host.id);
+    one.stopped = stopped == in.stopped_by_machine.end() ? "" : stopped->second;
+    one.stopped_by_machine.clear();
     one.exclude = exclusions_for(in, runs);
     one.runs = std::move(runs);
     try {

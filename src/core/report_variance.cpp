@@ -4,6 +4,7 @@
 // the measured costs.
 #include "core/estimate.hpp"
 #include "core/report.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 
@@ -73,24 +74,24 @@ std::vector<std::vector<double>> boots_of(const MetricTarget& t) {
     return out;
 }
 
-BootCost measured_boot_cost(const std::vector<const RunResult*>& runs) {
+BootCost measured_boot_cost(const std::vector<const RunResult*>& runs, int settle_s) {
     std::vector<double> gaps;
     for (size_t i = 0; i + 1 < runs.size(); ++i) {
-        auto a = epoch_seconds(runs[i]->started_at), b = epoch_seconds(runs[i + 1]->started_at);
+        auto a = parse_instant(runs[i]->started_at), b = parse_instant(runs[i + 1]->started_at);
         if (a && b)
-            gaps.push_back(static_cast<double>(*b - *a) - bench_seconds(*runs[i]));
+            gaps.push_back(static_cast<double>(b->epoch_s - a->epoch_s) - bench_seconds(*runs[i]));
     }
     double measured = gaps.empty() ? 0 : median(gaps);
     if (measured > 0)
-        return {measured, true};
-    return {kAssumedBootSeconds + Conditions{}.settle_s, false};
+        return {measured, true, 0};
+    return {kAssumedBootSeconds + settle_s, false, settle_s};
 }
 
-void add_variance(Report& report, const std::vector<const RunResult*>& included) {
+void add_variance(Report& report, const std::vector<const RunResult*>& included, int settle_s) {
     bool any = std::any_of(report.metrics.begin(), report.metrics.end(), has_iterations);
     if (!any)
         return;
-    report.boot_cost = measured_boot_cost(included);
+    report.boot_cost = measured_boot_cost(included, settle_s);
     for (auto& m : report.metrics)
         if (has_iterations(m))
             split_metric(m, report, included);

@@ -135,7 +135,7 @@ class MedianResampler {
         double lo = sorted_[i];
         while (seen + counts_[i] <= hi_rank)
             seen += counts_[i++];
-        return (lo + sorted_[i]) / 2;
+        return std::midpoint(lo, sorted_[i]);
     }
 
     std::vector<double> sorted_;
@@ -151,7 +151,7 @@ double median(std::vector<double> v) {
     if (v.size() % 2 == 1)
         return upper;
     double lower = *std::max_element(v.begin(), v.begin() + static_cast<long>(mid));
-    return (lower + upper) / 2;
+    return std::midpoint(lower, upper); // (a + b) / 2 overflows near the largest double
 }
 
 double mad(const std::vector<double>& values) {

@@ -8,12 +8,29 @@
 
 namespace bootbench::core {
 
-std::optional<double> remaining_s(const StatusInput& in) {
-    size_t ended = in.state.count(SlotStatus::done) + in.state.count(SlotStatus::failed);
-    size_t left = in.state.runs.size() - ended;
+namespace {
+
+size_t runs_ended(const State& s) {
+    return s.count(SlotStatus::done) + s.count(SlotStatus::failed);
+}
+
+// elapsed / runs ended x (runs in all - runs ended); nullopt before a run ended.
+std::optional<double> time_to(const StatusInput& in, size_t runs) {
+    size_t ended = runs_ended(in.state);
     if (ended == 0 || in.elapsed_s < 0 || in.state.phase != Phase::running)
         return std::nullopt;
-    return in.elapsed_s / static_cast<double>(ended) * static_cast<double>(left);
+    return in.elapsed_s / static_cast<double>(ended) * static_cast<double>(std::max(runs, ended) - ended);
+}
+
+} // namespace
+
+std::optional<double> remaining_s(const StatusInput& in) {
+    size_t planned = in.state.runs.size();
+    return time_to(in, in.rounds ? std::max(in.rounds->min, planned) : planned);
+}
+
+std::optional<double> remaining_max_s(const StatusInput& in) {
+    return in.rounds ? time_to(in, std::max(in.rounds->max, in.state.runs.size())) : remaining_s(in);
 }
 
 std::string progress_line(const State& s, double run_estimate_s) {
@@ -85,6 +102,27 @@ std::string partial_causes(const std::vector<RunResult>& partial) {
     return out;
 }
 
+namespace {
+
+nlohmann::json seconds_json(std::optional<double> s) {
+    return s ? nlohmann::json(*s) : nlohmann::json(nullptr);
+}
+
+nlohmann::json finish_json(const StatusInput& in, std::optional<double> left) {
+    return left && in.clock_after ? nlohmann::json(in.clock_after(*left, ClockFormat::iso8601))
+                                  : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+std::string incomplete_text(const State& s) {
+    size_t done = s.count(SlotStatus::done);
+    if (s.stop_reason.empty() || runs_ended(s) == s.runs.size())
+        return "";
+    std::string runs = std::to_string(done) + " of " + std::to_string(s.runs.size()) + " runs";
+    return s.aborted ? s.stop_reason + " after " + runs : s.stop_reason + "; " + runs + " done";
+}
+
 bool reboot_pending(const StatusInput& in) {
     return in.state.phase == Phase::finished && in.booted && *in.booted != in.state.original_default;
 }
@@ -108,10 +146,14 @@ nlohmann::json status_json(const StatusInput& in) {
                         {"attempts", r->attempts}, {"expected_deployment", describe(s.expected)}};
     else
         j["current"] = nullptr;
-    auto left = remaining_s(in);
-    j["remaining_s"] = left ? nlohmann::json(*left) : nlohmann::json(nullptr);
-    j["estimated_finish"] = left && in.clock_after ? nlohmann::json(in.clock_after(*left, ClockFormat::iso8601))
-                                                   : nlohmann::json(nullptr);
+    j["remaining_s"] = seconds_json(remaining_s(in));
+    j["estimated_finish"] = finish_json(in, remaining_s(in));
+    if (in.rounds) { // remaining_s is to the min: the rule may stop there
+        j["runs_min"] = in.rounds->min;
+        j["runs_max"] = in.rounds->max;
+        j["remaining_max_s"] = seconds_json(remaining_max_s(in));
+        j["estimated_finish_max"] = finish_json(in, remaining_max_s(in));
+    }
     j["last_result"] = in.last_result ? headline(*in.last_result) : nlohmann::json(nullptr);
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& r : s.runs)
@@ -130,8 +172,30 @@ std::string runs_line(const StatusInput& in) {
     const State& s = in.state;
     std::string partial = in.partial.empty() ? "" : " (" + std::to_string(in.partial.size()) + " partial: " +
                                                          partial_causes(in.partial) + ")";
+    std::string bounds = in.rounds ? " so far (adaptive: at least " + std::to_string(in.rounds->min) +
+                                         ", at most " + std::to_string(in.rounds->max) + ")"
+                                   : "";
     return "  runs: " + std::to_string(s.count(SlotStatus::done)) + " done" + partial + ", " +
-           std::to_string(s.count(SlotStatus::failed)) + " failed, of " + std::to_string(s.runs.size()) + "\n";
+           std::to_string(s.count(SlotStatus::failed)) + " failed, of " + std::to_string(s.runs.size()) + bounds +
+           "\n";
+}
+
+// "  estimated time left: 10 min 00 s, finishing about ..."; for an adaptive
+// experiment the time to its min and to its max.
+std::string time_left_line(const StatusInput& in) {
+    auto left = remaining_s(in), most = remaining_max_s(in);
+    if (!left)
+        return "";
+    auto finishing = [&](double s) {
+        return in.clock_after ? ", finishing about " + in.clock_after(s, ClockFormat::local) : "";
+    };
+    if (!in.rounds)
+        return "  estimated time left: " + format_duration(*left) + finishing(*left) + "\n";
+    size_t planned = in.state.runs.size();
+    return "  estimated time left: " + format_duration(*left) + " to the min (" +
+           std::to_string(std::max(in.rounds->min, planned)) + " runs)" + finishing(*left) + ", " +
+           format_duration(*most) + " to the max (" + std::to_string(std::max(in.rounds->max, planned)) +
+           " runs)" + finishing(*most) + "\n";
 }
 
 } // namespace
@@ -147,9 +211,7 @@ std::string status_text(const StatusInput& in) {
                " so far) on " + describe(s.expected) + "\n";
     if (reboot_pending(in))
         out += "  next: a reboot into the original default " + describe(s.original_default) + "\n";
-    if (auto left = remaining_s(in))
-        out += "  estimated time left: " + format_duration(*left) +
-               (in.clock_after ? ", finishing about " + in.clock_after(*left, ClockFormat::local) : "") + "\n";
+    out += time_left_line(in);
     for (const auto& r : s.runs)
         if (r.status == SlotStatus::failed)
             out += "  failed: " + r.run_id + ": " + r.failure + "\n";

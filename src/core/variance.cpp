@@ -22,10 +22,13 @@ constexpr double kT975[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3
                             2.1098,  2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
                             2.0595,  2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
 
+// NaN when there is no split: no variance at all, or variances that are
+// not finite (values near the largest double).
 void set_shares(VarianceSplit& v) {
     double between = std::max(v.t2_sq, 0.0), total = v.t1_sq + between;
-    v.within_share = total > 0 ? v.t1_sq / total : 0;
-    v.between_share = total > 0 ? between / total : 0;
+    bool split = std::isfinite(total) && total > 0;
+    v.within_share = split ? v.t1_sq / total : std::nan("");
+    v.between_share = split ? between / total : std::nan("");
 }
 
 // r1 from the costs, or the pilot's n1 when they cannot decide it.

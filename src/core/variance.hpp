@@ -20,7 +20,8 @@ struct VarianceSplit {
     double s2_sq = 0;      // S2^2: between the boot means
     double t1_sq = 0;      // T1^2 = S1^2
     double t2_sq = 0;      // T2^2 = S2^2 - S1^2 / n1; <= 0: not detectable
-    // T1^2 and T2^2 as shares of their sum (T2^2 counted as 0 when <= 0).
+    // T1^2 and T2^2 as shares of their sum (T2^2 counted as 0 when <= 0);
+    // NaN when the sum is 0 or not finite.
     double within_share = 0, between_share = 0;
 
     bool between_detectable() const { return t2_sq > 0; }

@@ -153,6 +153,7 @@ void write_report(Context& c) {
     for (const auto& id : c.experiment.report.exclude)
         req.exclude.emplace_back(id, "excluded in the experiment file");
     req.out_prefix = c.results() / "report";
+    req.incomplete = core::incomplete_text(c.state);
     try {
         ReportPaths p = write_report_files(req);
         c.log.line("report: " + p.markdown.string());

@@ -216,6 +216,16 @@ TEST_CASE("Ctrl-C during simulate: the experiment is aborted, the runs so far ar
     CHECK(fs::exists(results / "runs/b-1.json"));
     CHECK_FALSE(fs::exists(results / "runs/a-2.json"));
     CHECK(fs::exists(results / "report.md"));
+    // the report says it is not a finished experiment: title, banner, JSON
+    const std::string why = "aborted by the user after 2 of 4 runs";
+    std::string md = sys::read_text_file(results / "report.md");
+    CHECK(md.rfind("# loop (incomplete)\n\n> **Incomplete: " + why + ".** The comparison is of the runs so "
+                   "far, not of the experiment as planned.\n\n", 0) == 0);
+    std::string json = sys::read_text_file(results / "report.json");
+    CHECK(json.find("\"incomplete\": \"" + why + "\"") != std::string::npos);
+    CHECK(json.find("\"title\": \"loop (incomplete)\"") != std::string::npos);
+    CHECK(sys::read_text_file(results / "report.html").find("<strong>Incomplete: " + why + ".</strong>") !=
+          std::string::npos);
     CHECK(fs::is_empty(sb.dir / "tmp")); // the throwaway sandbox is gone
 }
 

@@ -67,6 +67,66 @@ def different_experiments(binary, tmp):
     check("a machine whose bench ran other parameters is refused", p.returncode == 2 and p.stderr ==
           f"bootbench: error: cannot report {tmp}/lab1 and {tmp}/lab3 together: they are different "
           f"experiments (bench b: {tmp}/lab1 -l 1000; {tmp}/lab3 -l 5000); report each folder on its own\n", p.stderr)
+def section(text, start, end):
+    return text[text.find(start):text.find(end) if end else len(text)]
+
+
+# Each machine's adaptive.json says why that machine stopped.
+def check_stopped_per_machine(binary, tmp):
+    results(f"{tmp}/st1", "1111111111111111", "lab1", 10, 5)
+    results(f"{tmp}/st2", "2222222222222222", "lab2", 10, 20)
+    for folder, why in (("st1", "max 6 runs reached"), ("st2", "the next round would end after 06:30")):
+        with open(f"{tmp}/{folder}/adaptive.json", "w") as f:
+            json.dump({"stopped": why, "reason": "max_runs"}, f)
+    p = report(binary, "--out-prefix", f"{tmp}/out/st", f"{tmp}/st1", f"{tmp}/st2")
+    check("an adaptive lab: report exits 0", p.returncode == 0, p.stderr)
+    lab1, lab2 = section(p.stdout, "== machine lab1", "== machine lab2"), section(p.stdout, "== machine lab2", None)
+    check("each machine prints its own stop", "stopped: max 6 runs reached\n" in lab1 and
+          "stopped: the next round would end after 06:30\n" in lab2 and "06:30" not in lab1, p.stdout)
+    with open(f"{tmp}/out/st.md") as f:
+        md = f.read()
+    md1, md2 = section(md, "## machine lab1", "## machine lab2"), section(md, "## machine lab2", None)
+    check("report.md: each machine's section has its own stop",
+          "*Stopped: max 6 runs reached.*" in md1 and "*Stopped: the next round would end after 06:30.*" in md2
+          and "06:30" not in md1, md)
+    with open(f"{tmp}/out/st.json") as f:
+        j = json.load(f)
+    check("report.json: each machine's report has its own stop", [h["report"].get("stopped") for h in j["hosts"]]
+          == ["max 6 runs reached", "the next round would end after 06:30"], j["hosts"])
+
+
+# Two machines cloned from one image share /etc/machine-id, so their runs
+# share the machine id: the message names the id, both hosts and the fix.
+def check_cloned_machine_id(binary, tmp):
+    results(f"{tmp}/clone1", "3333333333333333", "lab1", 10, 5)
+    results(f"{tmp}/clone2", "3333333333333333", "lab2", 10, 20)
+    p = report(binary, "--out-prefix", f"{tmp}/out/c", f"{tmp}/clone1", f"{tmp}/clone2")
+    check("two hosts with one machine id: exit 2, the id, both hosts and how to tell them apart",
+          p.returncode == 2 and p.stderr ==
+          f"bootbench: error: {tmp}/clone1/runs/a-1.json (host lab1) and {tmp}/clone2/runs/a-1.json (host lab2) "
+          "have the same machine id 3333333333333333: the machines were cloned from one image and share "
+          "/etc/machine-id, so their runs cannot be told apart. Give each machine a new id (sudo sh -c "
+          "'systemd-id128 new > /etc/machine-id', then reboot) and run the experiment again, or report each "
+          "machine's folder on its own\n", p.stderr)
+
+
+# A symlink loop among the results is bad input naming the file, not an internal error.
+def check_symlink_loop(binary, tmp):
+    results(f"{tmp}/loop", "4444444444444444", "lab1", 10, 5)
+    os.symlink("c-1.json", f"{tmp}/loop/runs/c-1.json")
+    p = report(binary, "--out-prefix", f"{tmp}/out/l", f"{tmp}/loop")
+    check("a symlink loop in runs/: exit 2 naming the file", p.returncode == 2 and p.stderr ==
+          f"bootbench: error: cannot read {tmp}/loop/runs/c-1.json: Too many levels of symbolic links "
+          "(a symbolic link that points to itself, directly or through others): remove it or point it "
+          "at a result file\n", p.stderr)
+    os.remove(f"{tmp}/loop/runs/c-1.json")
+    os.symlink("loop-b", f"{tmp}/loop-a")
+    os.symlink("loop-a", f"{tmp}/loop-b")
+    p = report(binary, "--out-prefix", f"{tmp}/out/l", f"{tmp}/loop-a")
+    check("a results folder that is a symlink loop: exit 2 naming it", p.returncode == 2 and p.stderr ==
+          f"bootbench: error: cannot read {tmp}/loop-a: Too many levels of symbolic links (a symbolic link "
+          "that points to itself, directly or through others): remove it or point it at a result file\n",
+          p.stderr)
 
 
 def main():
@@ -113,6 +173,9 @@ def main():
         check("one machine's run given twice is an error", p.returncode == 2 and "appears twice" in p.stderr,
               p.stderr)
         different_experiments(binary, tmp)
+        check_stopped_per_machine(binary, tmp)
+        check_cloned_machine_id(binary, tmp)
+        check_symlink_loop(binary, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if failures else 0)

@@ -138,6 +138,16 @@ TEST_CASE("until later the same day is that day's; the offset is the start's", "
     CHECK(rounds_that_fit(3600, 0, 1200) == 0);
 }
 
+TEST_CASE("plan's until line: the first round always runs, the max caps the rest", "[adaptive]") {
+    Experiment e = adaptive(6, 30, 0.02);
+    CHECK(until_text(e, 0, 1200) == "until 06:30: no round fits from now (20 min 00 s per round): the first "
+                                    "round runs anyway, then it stops (of min 6, max 30)");
+    CHECK(until_text(e, 1, 1200) ==
+          "until 06:30: 1 round fits from now (20 min 00 s per round): at most 1 of min 6, max 30");
+    CHECK(until_text(e, 45, 1200) ==
+          "until 06:30: 45 rounds fit from now (20 min 00 s per round): at most 30 of min 6, max 30");
+}
+
 TEST_CASE("the rule ignores which arm is ahead: swapping the arms decides the same", "[adaptive]") {
     Experiment e = adaptive(6, 30, 0.02);
     e.adaptive->primary = {"lat"};

@@ -144,6 +144,14 @@ TEST_CASE("doctor: free space against the stated default and the experiment's ne
     DoctorNeeds n = needs_of(parse_experiment(kBase, "d.toml"));
     CHECK(n.var_bytes == (512 + 256) * (1ull << 20));
     CHECK(n.boot_bytes == 320 * (1ull << 20));
+    // every iteration keeps its logs: perf-sched-pipe 5 times, schbench once
+    std::string repeated = std::string(kBase);
+    repeated.replace(repeated.find("kind = \"perf-sched-pipe\"\n"), 24, "kind = \"perf-sched-pipe\"\nrepeat = 5\n");
+    DoctorNeeds r = needs_of(parse_experiment(repeated, "d.toml"));
+    CHECK(r.var_bytes == (512 + 4 * 2 * (5 + 1) * 16) * (1ull << 20)); // 1.25 GiB
+    f.var_free = (1ull << 30) + 1;
+    CHECK(one(f, "free-space-var", r).status == CheckStatus::fail);
+    CHECK(one(f, "free-space-var", r).message == "/var: 1.0 GiB free, needs 1.2 GiB for this experiment");
     f.boot_free = 319 * (1ull << 20);
     CHECK(one(f, "free-space-boot", n).status == CheckStatus::fail);
     CHECK(one(f, "free-space-boot", n).message ==

@@ -5,6 +5,8 @@
 #include "core/render_svg.hpp"
 #include "core/render_text.hpp"
 
+#include <limits>
+
 using namespace bootbench::core;
 
 namespace {
@@ -133,6 +135,28 @@ TEST_CASE("a value 35% lower is never called 55% lower", "[render]") {
     CHECK(describe_ratio(m, "margine-cachyos", "bluefin-dx") ==
           "1.55x faster (4.08 vs 6.30 ms, -35%)");
     CHECK(verdict_mark(m) == "~");
+}
+
+TEST_CASE("values near the largest double: finite medians, no infx, a verdict that agrees", "[render]") {
+    const double top = std::numeric_limits<double>::max();
+    ReportInput in;
+    in.baseline = "a";
+    const double a[] = {top, top * 0.9, top * 0.8, top, top * 0.9, top * 0.8}; // median 0.9 x top
+    for (int i = 0; i < 6; ++i)
+        for (const auto& [target, v] : {std::pair<std::string, double>{"a", a[i]}, {"b", 1.0}}) {
+            RunResult r;
+            r.run_id = target + "-" + std::to_string(i + 1);
+            r.target = target;
+            r.metrics = {{"rate", v, "ops", Better::higher, "x"}};
+            in.runs.push_back(r);
+        }
+    Report r = build_report(in);
+    CHECK(r.metrics[0].targets[0].summary.median / top == Approx(0.9)); // (a + b) / 2 was inf
+    CHECK(r.metrics[0].comparison->verdict == Verdict::worse);
+    CHECK(describe_ratio(r.metrics[0], "b", "a") == "1.62e+308x fewer (1.00 vs 1.62e+308 ops, -100%)");
+    CHECK(format_ratio(std::numeric_limits<double>::infinity()) == "n/a");
+    CHECK(format_ratio(2e6) == "2.00e+06x");
+    CHECK(format_value(-3.5e15) == "-3.50e+15");
 }
 
 TEST_CASE("escaping: ASCII only, XML and Markdown specials", "[render]") {

@@ -1,6 +1,9 @@
 #include "catch.hpp"
 #include "core/plan_advice.hpp"
+#include "core/render_variance.hpp"
 #include "core/report.hpp"
+
+#include <limits>
 
 using namespace bootbench::core;
 
@@ -71,6 +74,29 @@ TEST_CASE("report: without times the boot cost is the estimate's, and says so", 
     CHECK(r.boot_cost.seconds == 120); // 60 s boot + 60 s settle
     // r1 = ceil(sqrt(120 * 2 / (10/3))) = ceil(8.49) = 9
     CHECK(r.metrics[0].variance[0].advice->iterations == 9);
+}
+
+TEST_CASE("report: the estimated boot cost takes the experiment's settle, and says it", "[report][variance]") {
+    ReportInput in = pilot(false);
+    in.settle_s = 0;
+    Report r = build_report(in);
+    CHECK(r.boot_cost.seconds == 60); // 60 s boot + 0 s settle
+    CHECK(variance_costs_line(r) == "Costs used: a boot 60.0 s (the estimate's 60 s boot + 0 s settle: the runs' "
+                                    "times could not measure it); one iteration (measured wall time): lat 1.00 s.");
+}
+
+TEST_CASE("report: a variance split that is not a number says so, never 0.0%", "[report][variance]") {
+    const double top = std::numeric_limits<double>::max();
+    VarianceSplit nan_split = *variance_split({{top, top}, {top, top}}); // the sums overflow: inf - inf
+    Report r = build_report(pilot());
+    r.metrics[0].variance = {{"a", nan_split, std::nullopt}};
+    CHECK(variance_lines(r) ==
+          std::vector<std::string>{"lat on a (2 boots x 2 iterations): no variance split (the variances are not "
+                                   "finite numbers: the values are too large); no advice: the mean is not above 0"});
+    VarianceSplit none = *variance_split({{5, 5}, {5, 5}});
+    r.metrics[0].variance = {{"a", none, std::nullopt}};
+    CHECK(variance_lines(r)[0].find("): no variance within or between boots (every value is the same);") !=
+          std::string::npos);
 }
 
 TEST_CASE("report: results without repeat have no split", "[report][variance]") {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 using namespace bootbench::core;
 
@@ -48,6 +49,16 @@ TEST_CASE("median of odd and even samples", "[stats]") {
     CHECK(median({7}) == 7);
     // bluefin-dx sched_pipe_usecs_op: middle two of 7.943863 7.95377 7.990634 7.996969
     CHECK(median({7.990634, 7.996969, 7.95377, 7.943863}) == Approx((7.95377 + 7.990634) / 2));
+}
+
+TEST_CASE("medians of values near the largest double stay finite", "[stats]") {
+    const double top = std::numeric_limits<double>::max();
+    CHECK(median({top, top}) == top);
+    CHECK(median({top, top / 2, top / 2, top}) == top * 0.75);
+    CHECK(median({-top, top}) == 0);
+    Interval c = bootstrap_ratio_ci({top, top, top, top}, {top / 2, top / 2, top / 2, top / 2}, Better::higher, 1);
+    CHECK(c.lo == 2);
+    CHECK(c.hi == 2);
 }
 
 TEST_CASE("MAD is the median absolute deviation from the median", "[stats]") {

@@ -61,6 +61,62 @@ TEST_CASE("status --json has the same facts for scripts", "[status]") {
     CHECK(j["failures"][0]["reason"] == "no metric collected");
 }
 
+namespace {
+
+// An adaptive experiment of a and b, min 5 and max 20 rounds, after its
+// first run (10 min): the state holds its first round only.
+StatusInput adaptive_sample() {
+    StatusInput in = sample();
+    State s = initial_state(Experiment{}, {{"a-1", "a", 1}, {"b-1", "b", 1}}, in.state.targets,
+                            {"os", "cc", 0}, "2026-11-30T01:00:00+00:00");
+    s.phase = Phase::running;
+    in.state = complete_run(begin_attempt(s), SlotStatus::done, "", 100);
+    in.rounds = RunBounds{10, 40};
+    return in;
+}
+
+} // namespace
+
+TEST_CASE("status of an adaptive experiment: its min and max, and the time to each", "[status][adaptive]") {
+    StatusInput in = adaptive_sample();
+    std::string text = status_text(in);
+    CHECK(text.find("  runs: 1 done, 0 failed, of 2 so far (adaptive: at least 10, at most 40)\n") !=
+          std::string::npos);
+    // 600 s a run: 9 runs to the min, 39 to the max
+    CHECK(text.find("  estimated time left: 1 h 30 min to the min (10 runs), 6 h 30 min to the max (40 runs)\n") !=
+          std::string::npos);
+    auto j = status_json(in);
+    CHECK(j["runs_min"] == 10);
+    CHECK(j["runs_max"] == 40);
+    CHECK(j["remaining_s"] == 5400.0);
+    CHECK(j["remaining_max_s"] == 23400.0);
+    // past the min (6 rounds planned, 11 runs ended in 1100 s): the min is the round under way
+    std::vector<PlannedRun> six;
+    for (int round = 1; round <= 6; ++round)
+        for (const char* t : {"a", "b"})
+            six.push_back({std::string(t) + "-" + std::to_string(round), t, round});
+    in.state = initial_state(Experiment{}, six, in.state.targets, {"os", "cc", 0}, "2026-11-30T01:00:00+00:00");
+    in.state.phase = Phase::running;
+    for (int i = 0; i < 11; ++i)
+        in.state = complete_run(begin_attempt(in.state), SlotStatus::done, "", 100);
+    in.elapsed_s = 1100;
+    CHECK(status_text(in).find("  estimated time left: 1 min 40 s to the min (12 runs), 48 min 20 s to the max "
+                               "(40 runs)\n") != std::string::npos);
+}
+
+TEST_CASE("an aborted experiment's report says why it is incomplete; a finished one is not", "[status]") {
+    State s = sample().state; // a-1 done, b-1 failed, a-2 and b-2 left
+    CHECK(incomplete_text(s).empty());
+    CHECK(incomplete_text(abort_experiment(s, "aborted by the user")) == "aborted by the user after 1 of 4 runs");
+    s.on_boot_failure = OnBootFailure::stop;
+    State stopped = give_up_run(begin_attempt(s), "it did not boot");
+    CHECK(incomplete_text(stopped) ==
+          "stopped after run a-2 failed (on_boot_failure = \"stop\"): it did not boot; 1 of 4 runs done");
+    for (int i = 0; i < 2; ++i)
+        s = complete_run(begin_attempt(s), SlotStatus::done, "", 100);
+    CHECK(incomplete_text(abort_experiment(s, "aborted by the user")).empty()); // every run ended
+}
+
 TEST_CASE("each run begins with where the experiment is and the time left", "[status]") {
     State s = sample().state; // a-1 done, b-1 failed, a-2 next
     CHECK(progress_line(s, 90) == "run 3/4 (a), about 3 min 00 s left");

@@ -19,6 +19,7 @@ struct ReportRequest {
     std::string subject;                        // "" = the first target that is not the baseline
     std::vector<std::pair<std::string, std::string>> exclude; // run id, reason
     std::filesystem::path out_prefix;           // e.g. results/x/report -> report.md, report.json...
+    std::string incomplete{};                   // why the runs are not all there (core::ReportInput)
 };
 
 struct ReportPaths {

@@ -30,12 +30,18 @@ namespace {
 struct CloseFile {
     void operator()(std::FILE* f) const { std::fclose(f); }
 };
+// Why `path` cannot be read (errno `err`), and what to do about it.
+Error cannot_read(const fs::path& path, int err) {
+    std::string fix = err == ELOOP ? "a symbolic link that points to itself, directly or through others): "
+                                     "remove it or point it at a result file"
+                                   : "check the path and its permissions)";
+    return input_error("cannot read " + path.string() + ": " + std::strerror(err) + " (" + fix);
+}
 
 std::string read_input(const fs::path& path) {
     std::unique_ptr<std::FILE, CloseFile> f(std::fopen(path.c_str(), "rb"));
     if (!f)
-        throw input_error("cannot read " + path.string() + ": " + std::strerror(errno) +
-                          " (check the path and its permissions)");
+        throw cannot_read(path, errno);
     std::string text;
     char buf[65536];
     size_t n;
@@ -84,9 +90,14 @@ std::optional<core::RunResult> parse_result(const fs::path& path, Origin origin)
 std::vector<fs::path> json_files_in(const fs::path& dir) {
     std::vector<fs::path> out;
     std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        if (it->path().extension() == ".json" && it->is_regular_file())
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code type;
+        bool regular = it->path().extension() == ".json" && it->is_regular_file(type);
+        if (type && type != std::errc::no_such_file_or_directory) // a dangling link is skipped, a loop is not
+            throw cannot_read(it->path(), type.value());
+        if (regular)
             out.push_back(it->path());
+    }
     if (ec)
         throw input_error("cannot list " + dir.string() + ": " + ec.message());
     std::sort(out.begin(), out.end());
@@ -114,12 +125,13 @@ void read_experiment(const fs::path& input, LoadedResults& out) {
     out.experiment_file = file;
 }
 
-// An adaptive experiment's adaptive.json (sys/orchestrator): why it stopped.
-void read_stopped(const fs::path& input, LoadedResults& out) {
+// An adaptive experiment's adaptive.json (sys/orchestrator): why it stopped;
+// "" when the folder has none.
+std::string read_stopped(const fs::path& input) {
     std::error_code ec;
     fs::path file = input / "adaptive.json";
-    if (!out.stopped.empty() || !fs::is_regular_file(file, ec))
-        return;
+    if (!fs::is_regular_file(file, ec))
+        return "";
     nlohmann::json j;
     try {
         j = core::parse_bounded_json(read_input(file), file.string());
@@ -127,7 +139,30 @@ void read_stopped(const fs::path& input, LoadedResults& out) {
         throw input_error(file.string() + ": not valid JSON (" + e.what() + "); fix or remove the file");
     }
     if (j.is_object() && j.contains("stopped") && j["stopped"].is_string())
-        out.stopped = j["stopped"].get<std::string>();
+        return j["stopped"].get<std::string>();
+    return "";
+}
+
+// A run id already read, from which file and machine.
+struct Seen {
+    fs::path file;
+    core::HostIdentity host;
+};
+
+// One run id twice on one machine id: the same file given twice, or two
+// machines cloned from one image (one /etc/machine-id, other hostnames).
+Error twice_error(const core::RunResult& r, const Seen& first, const fs::path& file) {
+    core::HostIdentity host = core::host_of(r);
+    if (host.id.empty() || host.hostname.empty() || first.host.hostname.empty() ||
+        host.hostname == first.host.hostname)
+        return input_error("run '" + r.run_id + "' appears twice: in " + first.file.string() + " and " +
+                           file.string() + "; pass only one of them");
+    return input_error(first.file.string() + " (host " + first.host.hostname + ") and " + file.string() +
+                       " (host " + host.hostname + ") have the same machine id " + host.id +
+                       ": the machines were cloned from one image and share /etc/machine-id, so their runs "
+                       "cannot be told apart. Give each machine a new id (sudo sh -c 'systemd-id128 new > "
+                       "/etc/machine-id', then reboot) and run the experiment again, or report each machine's "
+                       "folder on its own");
 }
 
 // Parses the files on every core: with thousands of runs, JSON parsing is
@@ -167,12 +202,14 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
     if (inputs.empty())
         throw input_error("no results given: pass a results folder or result files");
     LoadedResults out;
-    std::map<std::string, fs::path> seen;
+    std::map<std::string, Seen> seen;
     std::vector<size_t> first_run_of;
     for (const auto& input : inputs) {
         first_run_of.push_back(out.runs.size());
         read_experiment(input, out);
-        read_stopped(input, out);
+        std::string stopped = read_stopped(input);
+        if (out.stopped.empty())
+            out.stopped = stopped;
         std::error_code ec;
         Origin origin = fs::is_directory(input, ec) ? Origin::folder : Origin::named;
         std::vector<fs::path> files = files_of(input);
@@ -183,12 +220,12 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
             core::RunResult& r = *runs[i];
             const fs::path& file = files[i];
             // Every machine of a lab runs the same run ids: a run is one per machine.
-            auto [it, fresh] = seen.emplace(core::host_of(r).id + "/" + r.run_id, file);
+            auto [it, fresh] = seen.emplace(core::host_of(r).id + "/" + r.run_id, Seen{file, core::host_of(r)});
             if (!fresh)
-                throw input_error("run '" + r.run_id + "' appears twice: in " +
-                                  it->second.string() + " and " + file.string() +
-                                  "; pass only one of them");
+                throw twice_error(r, it->second, file);
             r.source = file.string();
+            if (!stopped.empty()) // each machine's folder says why that machine stopped
+                out.stopped_by_machine[core::host_of(r).id] = stopped;
             out.runs.push_back(std::move(r));
         }
     }
@@ -203,6 +240,8 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
     in.baseline = request.baseline;
     in.subject = request.subject;
     in.stopped = loaded.stopped;
+    in.stopped_by_machine = std::move(loaded.stopped_by_machine);
+    in.incomplete = request.incomplete;
     for (const auto& [run, reason] : request.exclude)
         in.exclude.push_back({run, reason});
     if (const auto& e = loaded.experiment) {
@@ -217,6 +256,7 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
                 {run, "listed in " + loaded.experiment_file.string() + " [report] exclude"});
         in.varied_keys = core::varied_environment_keys(*e);
         in.per_watt = e->report.per_watt;
+        in.settle_s = e->conditions.settle_s;
     }
     return in;
 }

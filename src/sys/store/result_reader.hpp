@@ -8,6 +8,7 @@
 #include "sys/store/report_files.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct LoadedResults {
     std::optional<core::Experiment> experiment; // the first input folder's experiment.toml
     std::filesystem::path experiment_file;
     std::string stopped{}; // the first input folder's adaptive.json: why it stopped
+    std::map<std::string, std::string> stopped_by_machine{}; // machine id -> its folder's
 };
 
 // Throws bootbench::Error (exit 2) naming the file: unreadable, not JSON, a
