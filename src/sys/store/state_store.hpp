@@ -6,6 +6,8 @@
 //   <state_dir>/experiment.toml     the experiment file, as started
 //   <state_dir>/bin/bootbench       the binary the unit runs (every deployment sees /var)
 //   <state_dir>/results/<name>/     runs/<run>.json, runs/<run>/ raw logs, log, report.*
+//   <state_dir>/staging.json        what start pinned while it staged targets (core/staging_pins)
+#include "core/staging_pins.hpp"
 #include "core/state.hpp"
 
 #include <filesystem>
@@ -23,6 +25,7 @@ struct StatePaths {
     fs::path experiment() const { return dir / "experiment.toml"; }
     fs::path binary() const { return dir / "bin" / "bootbench"; }
     fs::path lock() const { return dir / "lock"; }
+    fs::path staging() const { return dir / "staging.json"; }
     fs::path results(const std::string& experiment) const { return dir / "results" / experiment; }
 };
 
@@ -32,5 +35,9 @@ core::State load_state(const fs::path& file);
 // nullopt when there is no state file (no experiment was started here).
 std::optional<core::State> load_state_if_present(const fs::path& file);
 void save_state(const fs::path& file, const core::State& s);
+
+// nullopt when no staging is under way; throws naming the file when damaged.
+std::optional<core::StagingPins> load_staging_pins(const fs::path& file);
+void save_staging_pins(const fs::path& file, const core::StagingPins& p);
 
 } // namespace bootbench::sys
