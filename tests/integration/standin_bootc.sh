@@ -24,16 +24,20 @@ sysroot=$BOOTBENCH_SANDBOX
 name_digest=$(printf %s "$image" | sha256sum | cut -c1-64)
 branch=standin/$(printf %s "$image" | sha256sum | cut -c1-12)
 commit() {
-  ostree commit --repo="$sysroot/ostree/repo" --branch="$branch" --add-metadata-string=version=standin "$@"
+  ostree commit --repo="$sysroot/ostree/repo" --add-metadata-string=version=standin "$@"
 }
-base=$(commit --tree=ref=bootbench-sandbox/host \
+# The image's commit keeps a ref of its own, as ostree-container's image refs
+# and rpm-ostree's rpmostree/base/N do: the layered commit's parent survives a prune.
+base=$(commit --branch="standin-image/${branch#standin/}" --tree=ref=bootbench-sandbox/host \
   --add-metadata-string=ostree.manifest-digest="${STANDIN_DIGEST:-sha256:$name_digest}")
 if [ -n "${STANDIN_LAYERED:-}" ]; then
   packages=$(printf "'%s'," $STANDIN_LAYERED)
-  commit --tree=ref="$base" --parent="$base" --add-metadata=rpmostree.clientlayer=true \
+  commit --branch="$branch" --tree=ref="$base" --parent="$base" --add-metadata=rpmostree.clientlayer=true \
     --add-metadata="rpmostree.clientlayer_version=uint32 6" --add-metadata="rpmostree.packages=[${packages%,}]" \
     --add-metadata="rpmostree.removed-base-packages=@av []" \
     --add-metadata="rpmostree.replaced-base-packages=@a(vv) []" >/dev/null
+else
+  ostree refs --repo="$sysroot/ostree/repo" --create="$branch" "$base"
 fi
 origin=$(mktemp)
 printf '[origin]\ncontainer-image-reference=%s%s\n' "$transport" "$image" > "$origin"

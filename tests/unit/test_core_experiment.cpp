@@ -490,7 +490,7 @@ TEST_CASE("allow_layered is a boolean of a target, false by default", "[experime
     CHECK_FALSE(e.targets[0].allow_layered);
     CHECK(e.targets[1].allow_layered);
     CHECK(error_of(replace(kValid, "kargs = [", "allow_layered = \"yes\"\nkargs = [")) ==
-          "exp.toml:14:17: target.allow_layered must be true or false, not a string");
+          "exp.toml:13:1: target.allow_layered must be true or false, not a string");
     CHECK(error_of(replace(kValid, "kargs = [", "allow_layerd = true\nkargs = [")) ==
-          "exp.toml:14:1: unknown key 'allow_layerd' in [[target]] (did you mean 'allow_layered'?)");
+          "exp.toml:13:1: unknown key 'allow_layerd' in [[target]] (did you mean 'allow_layered'?)");
 }

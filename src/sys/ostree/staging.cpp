@@ -117,10 +117,10 @@ void run_staging(Host& host, const std::string& experiment, const std::vector<co
     for (const auto& ref : after.pinned)
         if (!before || !core::contains(before->pinned, ref))
             host.sysroot().set_pinned(ref, false);
-    if (before)
-        save_staging_pins(paths.staging(), *before);
-    else
+    if (!before)
         fs::remove(paths.staging());
+    else if (before->pinned != after.pinned)
+        save_staging_pins(paths.staging(), *before);
     throw Error("staging failed: '" + shell_words(argv) + "' " +
                 (WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))
                                    : std::string("was killed")) +
