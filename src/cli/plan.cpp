@@ -67,9 +67,7 @@ void print_sysroot(const core::Experiment& e, const std::string& sysroot) {
     std::cout << "\ntargets on " << sysroot << ":\n";
     print_resolutions(std::cout, rs);
     std::cout << "deployments:\n" << core::describe_all(sr.deployments());
-    std::string problem = core::stateroot_problem(rs, sr.booted().value_or(sr.default_deployment()));
-    if (!problem.empty())
-        std::cout << "cannot start: " << problem << "\n";
+    std::cout << start_problems(sr, e, rs);
 }
 
 int cmd_plan(const Args& args) {

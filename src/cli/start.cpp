@@ -31,6 +31,10 @@ void print_dry_run(sys::Host& host, const core::Experiment& e,
                       << t.name << " (removed at the end)\n";
         std::cout << "  pin " << core::describe(ref) << " (" << t.name << ") for the experiment\n";
     }
+    auto staging = sys::staging_pins_for(sys::StatePaths{host.state_dir()}, e.name);
+    std::cout << "  pin " << core::describe(staging ? staging->original_default : host.sysroot().default_deployment().ref)
+              << (staging ? " (the default before staging)" : " (the default now)")
+              << " for the experiment: it is the default again at the end\n";
     std::cout << "  write " << (host.state_dir() / "state.json").string() << " and "
               << sys::StatePaths{host.state_dir()}.binary().string() << " (the binary the unit runs)\n"
               << "  install bootbench-resume.service into every deployment's /etc/systemd/system\n"
@@ -38,11 +42,20 @@ void print_dry_run(sys::Host& host, const core::Experiment& e,
               << runs.front().run_id << ") and reboot\n";
 }
 
+std::vector<core::DeploymentRef> deployed(const std::vector<core::Resolution>& rs) {
+    std::vector<core::DeploymentRef> out;
+    for (const auto& r : rs)
+        if (r.deployment)
+            out.push_back(r.deployment->ref);
+    return out;
+}
+
 // Targets with stage = true that no deployment has yet: staged one at a time
 // (bootc and rpm-ostree keep one staged deployment), each needing a reboot to
-// become a deployment. Returns true when it staged (or would stage) one.
+// become a deployment. What must survive the staging is pinned first. Returns
+// true when it staged (or would stage) one.
 bool stage_missing(sys::Host& host, const core::Experiment& e, const nlohmann::json& images, bool dry_run) {
-    auto rs = resolve_all(host.sysroot(), e);
+    auto rs = resolve_all(host.sysroot(), e, images);
     for (size_t i = 0; i < rs.size(); ++i) {
         core::Target t = e.targets[i];
         if (t.pin_digest && images.contains(t.name)) // stage exactly the image recorded
@@ -56,10 +69,11 @@ bool stage_missing(sys::Host& host, const core::Experiment& e, const nlohmann::j
         std::cout << "target " << t.name << " is not deployed; staging it with: " << sys::shell_words(*argv)
                   << "\n";
         if (dry_run) {
+            sys::keep_through_staging(host, e.name, deployed(rs), dry_run, std::cout);
             std::cout << "dry run: nothing is changed\n";
             return true;
         }
-        sys::run_staging(*argv);
+        sys::run_staging(host, e.name, deployed(rs), *argv, std::cout);
         std::cout << "staged " << t.name << ": it becomes a deployment at the next boot. Reboot, then run "
                   << "the same 'bootbench start' again (once for each target still to add)\n";
         return true;
@@ -93,14 +107,13 @@ int cmd_start(const Args& args) {
     nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);
     if (stage_missing(*host, e, images, args.flag("dry-run")))
         return 0;
-    auto targets = require_resolved(host->sysroot(), e);
+    auto targets = require_resolved(host->sysroot(), e, images);
     refuse_transient_etc(host->sysroot(), targets);
-    std::string problem = core::stateroot_problem(resolve_all(host->sysroot(), e),
-                                                  host->sysroot().booted().value_or(host->sysroot().default_deployment()));
-    if (!problem.empty())
-        throw input_error("cannot start: " + problem);
+    if (std::string problems = start_problems(host->sysroot(), e, resolve_all(host->sysroot(), e, images));
+        !problems.empty())
+        throw input_error(problems.substr(0, problems.size() - 1));
     std::cout << "targets on " << host->describe() << ":\n";
-    print_resolutions(std::cout, resolve_all(host->sysroot(), e));
+    print_resolutions(std::cout, resolve_all(host->sysroot(), e, images));
     if (args.flag("dry-run")) {
         print_dry_run(*host, e, targets);
         return 0;

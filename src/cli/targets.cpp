@@ -22,11 +22,16 @@ std::string how_to_add(const core::Target& t) {
 
 } // namespace
 
-std::vector<core::Resolution> resolve_all(sys::Sysroot& sysroot, const core::Experiment& e) {
+std::vector<core::Resolution> resolve_all(sys::Sysroot& sysroot, const core::Experiment& e,
+                                          const nlohmann::json& images) {
     auto ds = sysroot.deployments();
     std::vector<core::Resolution> out;
-    for (const auto& t : e.targets)
-        out.push_back(core::resolve_target(t, ds));
+    for (const auto& t : e.targets) {
+        std::optional<core::ResolvedImage> recorded;
+        if (images.contains(t.name))
+            recorded = core::resolved_image_from_json(images[t.name], "images." + t.name);
+        out.push_back(core::resolve_target(t, ds, recorded ? &*recorded : nullptr));
+    }
     return out;
 }
 
@@ -39,11 +44,11 @@ void print_resolutions(std::ostream& out, const std::vector<core::Resolution>& r
     }
 }
 
-std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroot,
-                                                            const core::Experiment& e) {
+std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroot, const core::Experiment& e,
+                                                            const nlohmann::json& images) {
     std::map<std::string, core::DeploymentRef> out;
     std::ostringstream errors;
-    auto rs = resolve_all(sysroot, e);
+    auto rs = resolve_all(sysroot, e, images);
     for (size_t i = 0; i < rs.size(); ++i) {
         if (rs[i].deployment) {
             out[rs[i].target] = rs[i].deployment->ref;
@@ -57,6 +62,18 @@ std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroo
     if (!errors.str().empty())
         throw input_error(errors.str() + "deployments in " + sysroot.path().string() + ":\n" +
                           core::describe_all(sysroot.deployments()));
+    return out;
+}
+
+std::string start_problems(sys::Sysroot& sysroot, const core::Experiment& e, const std::vector<core::Resolution>& rs) {
+    std::string out;
+    std::string stateroots = core::stateroot_problem(rs, sysroot.booted().value_or(sysroot.default_deployment()));
+    if (!stateroots.empty())
+        out += "cannot start: " + stateroots + "\n";
+    for (size_t i = 0; i < rs.size(); ++i)
+        if (rs[i].deployment)
+            if (std::string layered = core::layered_problem(e.targets[i], *rs[i].deployment); !layered.empty())
+                out += "cannot start: " + layered + "\n";
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What bootbench knows of one ostree deployment: plain values read by sys/
 // from libostree, so that resolution and checks are pure functions.
+#include "core/layering.hpp"
 #include "core/state.hpp"
 
 #include <string>
@@ -20,7 +21,10 @@ struct DeploymentInfo {
     bool staged = false;
     bool booted = false;
     std::string kargs_for;  // [bootbench] kargs-for: a deployment bootbench made for a target
-    std::string image_digest; // the commit's ostree.manifest-digest (container images), may be empty
+    // The image's ostree.manifest-digest (of the commit, or of its parent when
+    // rpm-ostree layered packages on it), may be empty.
+    std::string image_digest;
+    Layering layering;      // what rpm-ostree layered on the image, if anything
 };
 
 // "0: fedora/1a2b3c4d5e6f.0 image ghcr.io/x/y:stable (booted, pinned)"

@@ -95,7 +95,7 @@ void read_targets(TomlReader& r, const toml::table& root, Experiment& e) {
         target.pos = TomlReader::pos_of(t);
         r.allow_keys(t, "[[target]]",
                      {"name", "image", "refspec", "checksum", "deployment", "kargs",
-                      "expect_kernel", "stage", "pin_digest"});
+                      "expect_kernel", "stage", "pin_digest", "allow_layered"});
         if (auto name = r.string(t, "name", "target.name", Required::yes)) {
             r.check_name(t, "name", *name, "target.name");
             target.name = *name;
@@ -107,6 +107,7 @@ void read_targets(TomlReader& r, const toml::table& root, Experiment& e) {
         target.expect_kernel = r.string(t, "expect_kernel", "target.expect_kernel").value_or("");
         target.stage = r.boolean(t, "stage", "target.stage").value_or(false);
         target.pin_digest = r.boolean(t, "pin_digest", "target.pin_digest").value_or(false);
+        target.allow_layered = r.boolean(t, "allow_layered", "target.allow_layered").value_or(false);
         e.targets.push_back(std::move(target));
     }
     if (arr->size() < 2)

@@ -40,6 +40,7 @@ struct Target {
     std::string expect_kernel; // glob on uname -r; empty = any
     bool stage = false;        // may be staged with bootc / rpm-ostree when absent
     bool pin_digest = false;   // stage by digest instead of tag
+    bool allow_layered = false; // an image target may run on a deployment with rpm-ostree layered packages
     SourcePos pos;
 };
 

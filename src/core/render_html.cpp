@@ -169,6 +169,9 @@ void header(std::ostringstream& o, const Report& r) {
         o << "<p class=\"caption\">Booted: " << esc(systems) << ".</p>\n";
     if (std::string images = images_line(r); !images.empty())
         o << "<p class=\"caption\">Images: " << esc(images) << ".</p>\n";
+    if (std::string layered = layered_line(r); !layered.empty())
+        o << "<p class=\"caption\">Layered on the image by rpm-ostree (measured with it): " << esc(layered)
+          << ".</p>\n";
 }
 
 void variance_section(std::ostringstream& o, const Report& r) {

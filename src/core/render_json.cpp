@@ -27,9 +27,11 @@ json targets_json(const Report& report) {
             excluded.push_back({{"run", e.run}, {"reason", e.reason}});
         for (const auto& f : t.failed)
             failed.push_back({{"run", f.run}, {"failure", f.failure}});
-        out.push_back(
-            {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed},
-             {"images", t.images}, {"kernels", t.kernels}, {"deployments", t.deployments}});
+        json target = {{"name", t.name}, {"runs", t.runs}, {"excluded", excluded}, {"failed", failed},
+                       {"images", t.images}, {"kernels", t.kernels}, {"deployments", t.deployments}};
+        if (!t.layered.empty()) // absent for results from before layering was recorded
+            target["layered"] = t.layered;
+        out.push_back(target);
     }
     return out;
 }

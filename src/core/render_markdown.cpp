@@ -198,6 +198,8 @@ void header(std::ostringstream& o, const Report& r) {
         o << "\n*Booted: " << md_escape(systems) << ".*\n";
     if (std::string images = images_line(r); !images.empty())
         o << "\n*Images: " << md_escape(images) << ".*\n";
+    if (std::string layered = layered_line(r); !layered.empty())
+        o << "\n*Layered on the image by rpm-ostree (measured with it): " << md_escape(layered) << ".*\n";
 }
 
 } // namespace

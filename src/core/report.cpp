@@ -122,6 +122,12 @@ void add_once(std::vector<std::string>& v, const std::string& s) {
         v.push_back(s);
 }
 
+// What rpm-ostree layered on the image its runs booted, each once.
+void note_layering(TargetReport& t, const RunResult& r) {
+    if (r.deployment.layering.layered)
+        add_once(t.layered, ascii_safe(describe(r.deployment.layering)));
+}
+
 void note_system(TargetReport& t, const RunResult& r) {
     if (auto k = r.environment.find("kernel_release"); k != r.environment.end() && k->is_string())
         add_once(t.kernels, ascii_safe(k->get<std::string>()));
@@ -149,6 +155,7 @@ std::vector<const RunResult*> sort_runs(const ReportInput& in, Report& report) {
             included.push_back(r);
             note_image(*t, *r);
             note_system(*t, *r);
+            note_layering(*t, *r);
         }
     }
     return included;
@@ -422,6 +429,14 @@ std::string images_line(const Report& r) {
     for (const auto& t : r.targets)
         if (!t.images.empty())
             s += (s.empty() ? "" : "; ") + t.name + ": " + images_text(t);
+    return s;
+}
+
+std::string layered_line(const Report& r) {
+    std::string s;
+    for (const auto& t : r.targets)
+        if (!t.layered.empty())
+            s += (s.empty() ? "" : "; ") + t.name + ": " + join(t.layered, " / ");
     return s;
 }
 

@@ -135,6 +135,9 @@ struct TargetReport {
     // The kernels ("6.8.9-300.fc40.x86_64") and deployments ("fedora:fedora/40/x86_64/silverblue
     // (40.20240601.0)") its runs booted, each once, in start order.
     std::vector<std::string> kernels{}, deployments{};
+    // What rpm-ostree layered on the image in the deployments its runs booted
+    // (core::describe(Layering)), each once; empty when nothing was layered.
+    std::vector<std::string> layered{};
     // bench name -> the commands its runs ran (core::command_inside, joined
     // by spaces), each once: what reproduce compares as bench parameters.
     std::map<std::string, std::vector<std::string>> commands{};
@@ -224,5 +227,7 @@ BootCost measured_boot_cost(const std::vector<const RunResult*>& runs, int settl
 // "name: ref@digest" for every target whose runs name their image; "" when none do.
 std::string images_line(const Report& r);
 std::string images_text(const TargetReport& t);
+// "b: packages htop, vim": the targets whose runs booted layered packages, "" when none.
+std::string layered_line(const Report& r);
 
 } // namespace bootbench::core

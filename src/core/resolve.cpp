@@ -1,5 +1,7 @@
 #include "core/resolve.hpp"
 
+#include "core/error.hpp"
+
 #include <functional>
 
 namespace bootbench::core {
@@ -37,6 +39,37 @@ Resolution unique_match(const Target& t, const std::vector<DeploymentInfo>& ds,
     return r;
 }
 
+// "registry/repository" of an image reference; "" when it does not parse.
+std::string repository_of(const std::string& reference) {
+    try {
+        ImageRef r = parse_image_ref(reference);
+        return r.registry + "/" + r.repository;
+    } catch (const Error&) {
+        return "";
+    }
+}
+
+std::string digest_named_in(const std::string& reference) {
+    try {
+        return parse_image_ref(reference).digest;
+    } catch (const Error&) {
+        return "";
+    }
+}
+
+Resolution resolve_image(const Target& t, const std::vector<DeploymentInfo>& ds, const ResolvedImage* recorded) {
+    std::string want = normalize_image(t.selector.value);
+    if (!t.pin_digest || !recorded)
+        return unique_match(t, ds, [&](const DeploymentInfo& d) {
+            return !d.image.empty() && normalize_image(d.image) == want;
+        }, "image " + want);
+    std::string repository = repository_of(t.selector.value);
+    return unique_match(t, ds, [&](const DeploymentInfo& d) {
+        return !d.image.empty() && repository_of(d.image) == repository &&
+               (digest_matches(*recorded, d.image_digest) || digest_matches(*recorded, digest_named_in(d.image)));
+    }, "image " + want + " at " + staging_digest(*recorded));
+}
+
 } // namespace
 
 std::string normalize_image(const std::string& reference) {
@@ -54,15 +87,11 @@ std::string normalize_image(const std::string& reference) {
     return s;
 }
 
-Resolution resolve_target(const Target& t, const std::vector<DeploymentInfo>& ds) {
+Resolution resolve_target(const Target& t, const std::vector<DeploymentInfo>& ds, const ResolvedImage* recorded) {
     const Selector& sel = t.selector;
     switch (sel.kind) {
-    case SelectorKind::image: {
-        std::string want = normalize_image(sel.value);
-        return unique_match(t, ds, [&](const DeploymentInfo& d) {
-            return !d.image.empty() && normalize_image(d.image) == want;
-        }, "image " + want);
-    }
+    case SelectorKind::image:
+        return resolve_image(t, ds, recorded);
     case SelectorKind::refspec:
         return unique_match(t, ds, [&](const DeploymentInfo& d) {
             return d.refspec == sel.value ||
@@ -102,6 +131,16 @@ std::string stateroot_problem(const std::vector<Resolution>& rs, const Deploymen
            list + ". Each stateroot has its own /var, so the state and results in /var/lib/bootbench "
            "would not reach every boot; deploy all targets into one stateroot (bootc switch and "
            "rpm-ostree rebase keep the current one) and start from it";
+}
+
+std::string layered_problem(const Target& t, const DeploymentInfo& d) {
+    if (t.selector.kind != SelectorKind::image || !d.layering.layered || t.allow_layered)
+        return "";
+    return "target '" + t.name + "' is the image " + normalize_image(t.selector.value) + ", but its deployment " +
+           describe(d.ref) + " has packages layered on the image by rpm-ostree (" + describe(d.layering) +
+           "): its runs would measure them as the image. Remove them from that deployment ('rpm-ostree "
+           "uninstall' or 'rpm-ostree reset' when it is booted), or set allow_layered = true in target '" +
+           t.name + "' to measure the deployment as it is (the report names the packages)";
 }
 
 bool glob_match(const std::string& pattern, const std::string& text) {

@@ -58,6 +58,9 @@ void make_valid(BenchRecord& b) {
 void make_valid(DeploymentRecord& d) {
     for (std::string* s : {&d.stateroot, &d.checksum, &d.origin, &d.version})
         make_valid(*s);
+    for (auto* list : {&d.layering.packages, &d.layering.removed, &d.layering.replaced})
+        for (auto& s : *list)
+            make_valid(s);
 }
 
 nlohmann::json metric_to_json(const Metric& m) {
@@ -157,6 +160,8 @@ nlohmann::json to_json(const RunResult& r) {
             {"metrics", metrics},
             {"missing", missing},
             {"image", r.image}};
+    if (d.layering.layered)
+        j["deployment"]["layered"] = to_json(d.layering);
     if (r.canaries)
         j["canaries"] = to_json(*r.canaries);
     return j;
@@ -177,7 +182,9 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
     out.failure = r.str_or("failure", "");
     JsonReader d = r.child(r.object("deployment"), "deployment");
     out.deployment = {d.str("stateroot"), d.str("checksum"), static_cast<int>(d.integer("serial")),
-                      d.str_or("origin", ""), d.str_or("version", "")};
+                      d.str_or("origin", ""), d.str_or("version", ""),
+                      d.has("layered") ? layering_from_json(d.object("layered"), where + ": deployment.layered")
+                                       : Layering{}};
     out.environment = r.has("environment") ? r.object("environment") : nlohmann::json::object();
     out.conditions = r.has("conditions") ? r.array("conditions") : nlohmann::json::array();
     for (const auto& b : r.array("benches"))

@@ -12,6 +12,7 @@
 //   energy ("RAPL: intel-rapl:0 ..." or "no RAPL: why", set by the suite)
 #include "core/canaries.hpp"
 #include "core/experiment.hpp"
+#include "core/layering.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -61,6 +62,9 @@ struct DeploymentRecord {
     int serial = 0;
     std::string origin;  // refspec or container image reference
     std::string version; // the commit's "version" metadata, may be empty
+    // rpm-ostree's layered packages; in the JSON ("layered") only when layered,
+    // so results from before read as not layered.
+    Layering layering{};
 };
 
 enum class RunStatus { ok, partial, failed };

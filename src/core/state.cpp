@@ -2,6 +2,8 @@
 
 #include "core/json_read.hpp"
 
+#include <algorithm>
+
 namespace bootbench::core {
 
 namespace {
@@ -32,14 +34,6 @@ State advance(State s) {
     return s;
 }
 
-nlohmann::json ref_json(const DeploymentRef& d) {
-    return {{"stateroot", d.stateroot}, {"checksum", d.checksum}, {"serial", d.serial}};
-}
-
-DeploymentRef ref_from(const JsonReader& r) {
-    return {r.str("stateroot"), r.str("checksum"), static_cast<int>(r.integer("serial"))};
-}
-
 // Names from the state become parts of paths (results/<experiment>/runs/<run>.json):
 // the same rule as in the experiment file, so a damaged or edited state
 // cannot write outside the results.
@@ -62,6 +56,13 @@ std::string checked_run_id(const JsonReader& r, const char* key) {
         r.fail(std::string("field '") + key + "' '" + id +
                "' is not a valid run id: a target name, '-' and a number, such as 'a-1'");
     return id;
+}
+
+nlohmann::json refs_json(const std::vector<DeploymentRef>& refs) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : refs)
+        out.push_back(to_json(r));
+    return out;
 }
 
 } // namespace
@@ -232,6 +233,18 @@ State abort_experiment(State s, const std::string& why) {
     return s;
 }
 
+bool contains(const std::vector<DeploymentRef>& refs, const DeploymentRef& ref) {
+    return std::find(refs.begin(), refs.end(), ref) != refs.end();
+}
+
+nlohmann::json to_json(const DeploymentRef& d) {
+    return {{"stateroot", d.stateroot}, {"checksum", d.checksum}, {"serial", d.serial}};
+}
+
+DeploymentRef deployment_ref_from(const JsonReader& r) {
+    return {r.str("stateroot"), r.str("checksum"), static_cast<int>(r.integer("serial"))};
+}
+
 nlohmann::json to_json(const State& s) {
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& r : s.runs)
@@ -239,7 +252,7 @@ nlohmann::json to_json(const State& s) {
                         {"attempts", r.attempts}, {"failure", r.failure}, {"seconds", r.seconds}});
     nlohmann::json targets = nlohmann::json::array();
     for (const auto& t : s.targets)
-        targets.push_back({{"target", t.target}, {"deployment", ref_json(t.deployment)},
+        targets.push_back({{"target", t.target}, {"deployment", to_json(t.deployment)},
                            {"was_pinned", t.was_pinned}, {"created_for_kargs", t.created_for_kargs}});
     return {{"schema", s.schema},
             {"experiment", s.experiment},
@@ -249,16 +262,17 @@ nlohmann::json to_json(const State& s) {
             {"on_boot_failure", s.on_boot_failure == OnBootFailure::stop ? "stop" : "skip"},
             {"runs", runs},
             {"current", s.current},
-            {"expected", ref_json(s.expected)},
+            {"expected", to_json(s.expected)},
             {"default_set", s.default_set},
-            {"original_default", ref_json(s.original_default)},
+            {"original_default", to_json(s.original_default)},
             {"targets", targets},
             {"stop_reason", s.stop_reason},
             {"aborted", s.aborted},
             {"stopped_because", s.stopped_because},
             {"quick", s.quick},
             {"images", s.images},
-            {"last_booted", ref_json(s.last_booted)}};
+            {"last_booted", to_json(s.last_booted)},
+            {"pinned_by_bootbench", refs_json(s.pinned_by_bootbench)}};
 }
 
 State state_from_json(const nlohmann::json& j, const std::string& where) {
@@ -284,12 +298,12 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
         r.fail("field 'current' (" + std::to_string(current) + ") is outside the " +
                std::to_string(s.runs.size()) + " runs");
     s.current = static_cast<size_t>(current);
-    s.expected = ref_from(r.child(r.object("expected"), "expected"));
+    s.expected = deployment_ref_from(r.child(r.object("expected"), "expected"));
     s.default_set = r.boolean("default_set");
-    s.original_default = ref_from(r.child(r.object("original_default"), "original_default"));
+    s.original_default = deployment_ref_from(r.child(r.object("original_default"), "original_default"));
     for (const auto& item : r.array("targets")) {
         JsonReader x = r.child(item, "targets");
-        s.targets.push_back({checked_name(x, "target"), ref_from(x.child(x.object("deployment"), "deployment")),
+        s.targets.push_back({checked_name(x, "target"), deployment_ref_from(x.child(x.object("deployment"), "deployment")),
                              x.boolean("was_pinned"), x.boolean("created_for_kargs")});
     }
     s.stop_reason = r.str_or("stop_reason", "");
@@ -297,8 +311,11 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     s.stopped_because = r.str_or("stopped_because", ""); // absent in states of before adaptive runs
     s.quick = r.has("quick") && r.boolean("quick");
     s.images = r.has("images") ? r.object("images") : nlohmann::json::object();
+    if (r.has("pinned_by_bootbench")) // absent in states from before it
+        for (const auto& item : r.array("pinned_by_bootbench"))
+            s.pinned_by_bootbench.push_back(deployment_ref_from(r.child(item, "pinned_by_bootbench")));
     if (r.has("last_booted"))
-        s.last_booted = ref_from(r.child(r.object("last_booted"), "last_booted"));
+        s.last_booted = deployment_ref_from(r.child(r.object("last_booted"), "last_booted"));
     return s;
 }
 

@@ -60,6 +60,10 @@ struct State {
     bool default_set = false;    // `expected` was made the default before the reboot
     DeploymentRef original_default;
     std::vector<TargetState> targets;
+    // Deployments bootbench pinned besides the targets (the original default,
+    // deployments kept through staging), none of them pinned by the user:
+    // unpinned at the end. Written before the pins; empty in older states.
+    std::vector<DeploymentRef> pinned_by_bootbench;
     std::string stop_reason;     // why the experiment ended early, if it did
     bool aborted = false;        // `bootbench abort` asked for the end
     // Why an adaptive experiment (core/adaptive) stopped adding rounds: its
@@ -124,6 +128,11 @@ State note_boot(State s, const DeploymentRef& booted);
 
 // True when the current run has used all its attempts and must be given up.
 bool attempts_exhausted(const State& s);
+
+bool contains(const std::vector<DeploymentRef>& refs, const DeploymentRef& ref);
+class JsonReader;
+nlohmann::json to_json(const DeploymentRef& d);
+DeploymentRef deployment_ref_from(const JsonReader& r);
 
 nlohmann::json to_json(const State& s);
 // Throws bootbench::Error naming `where` and the field on any malformed state.

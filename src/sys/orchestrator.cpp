@@ -16,6 +16,7 @@
 #include "core/gate.hpp"
 #include "sys/store/run_log.hpp"
 #include "sys/run/suite.hpp"
+#include "sys/ostree/staging.hpp"
 #include "sys/ostree/unit_install.hpp"
 
 #include "core/adaptive.hpp"
@@ -25,6 +26,7 @@
 #include "core/text.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 namespace bootbench::sys {
 
@@ -173,6 +175,18 @@ void remove_units(Host& host) {
     fs::remove(StatePaths{host.state_dir()}.binary(), ec);
 }
 
+// The deployments bootbench pinned besides the targets; one that is gone is
+// logged (nothing to unpin).
+void unpin_ours(Context& c) {
+    for (const auto& ref : c.state.pinned_by_bootbench) {
+        try {
+            c.host.sysroot().set_pinned(ref, false);
+        } catch (const Error& e) {
+            c.log.line("could not unpin " + core::describe(ref) + ": " + e.what());
+        }
+    }
+}
+
 // Default, pins and kargs deployments back as they were. Each step is
 // idempotent: a crash here reruns the whole cleanup at the next boot, which
 // still has its unit (units go only after the state says the end).
@@ -188,6 +202,7 @@ bool restore_machine(Context& c, const std::optional<core::DeploymentRef>& boote
                 c.log.line("could not restore the pin of " + t.target + ": " + e.what());
             }
         }
+    unpin_ours(c);
     bool kargs_booted = false;
     for (const auto& d : sr.deployments()) {
         if (d.kargs_for.empty())
@@ -208,6 +223,7 @@ void conclude(Context& c) {
     c.state = core::finish(c.state);
     c.save();
     crash_point("finished");
+    fs::remove(c.paths.staging()); // left by a crash right after start wrote the state
     remove_units(c.host);
     crash_point("units-removed");
 }
@@ -345,7 +361,7 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     req.run_dir = c.results() / "runs" / slot.run_id / ("attempt-" + std::to_string(slot.attempts));
     req.units = c.host.units();
     req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
-                      booted.image.empty() ? booted.refspec : booted.image, booted.version};
+                      booted.image.empty() ? booted.refspec : booted.image, booted.version, booted.layering};
     SystemdBootTimes boot_times;
     if (!c.host.emulated()) // a sandbox's "boot" has no systemd of its own
         req.boot_times = &boot_times;
@@ -440,6 +456,20 @@ void note_start_boot(Host& host, core::State& s) {
     }
 }
 
+// The default to restore at the end: the one before the first staging, which
+// must still be there, or the default now.
+core::DeploymentRef original_default(Sysroot& sr, const std::optional<core::StagingPins>& staging) {
+    if (!staging)
+        return sr.default_deployment().ref;
+    for (const auto& d : sr.deployments())
+        if (d.ref == staging->original_default)
+            return d.ref;
+    throw input_error("the default deployment this machine had before bootbench staged targets, " +
+                      core::describe(staging->original_default) + ", is gone; bootbench will not end the "
+                      "experiment on another one. Check 'ostree admin status', then run 'bootbench abort' "
+                      "to remove the staging's pins and start again");
+}
+
 } // namespace
 
 void start_experiment(Host& host, const core::Experiment& e, const std::string& experiment_text,
@@ -461,34 +491,41 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     // with only bootbench's own copy written.
     install_binary(paths.binary(), options.binary);
     host.label_executable(paths.binary());
+    auto staging = staging_pins_for(paths, e.name);
+    auto deployments = sr.deployments();
+    core::DeploymentRef original = original_default(sr, staging);
     std::string now = clock.now_iso8601();
     move_results_aside(paths.results(e.name), now); // an earlier experiment's results are kept beside
     std::vector<core::TargetState> ts;
-    auto deployments = sr.deployments();
     for (const auto& t : e.targets) {
         const core::DeploymentRef& ref = targets.at(t.name);
         bool pinned = false;
         for (const auto& d : deployments)
-            pinned = pinned || (d.ref == ref && d.pinned);
+            pinned = pinned || (d.ref == ref && core::pinned_by_user(d, staging ? &*staging : nullptr));
         if (t.kargs.empty())
             ts.push_back({t.name, ref, pinned, false});
         else
             ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
     }
-    core::State s = core::initial_state(e, core::initial_plan(e), ts, sr.default_deployment().ref, now);
+    core::State s = core::initial_state(e, core::initial_plan(e), ts, original, now);
     note_start_boot(host, s);
     s.images = options.images;
+    s.pinned_by_bootbench =
+        core::with_pins(staging.value_or(core::StagingPins{}), {original}, deployments).pinned;
     fs::path results = paths.results(e.name);
     make_dirs(results);
     write_file_atomic(paths.experiment(), experiment_text);
     write_file_atomic(results / "experiment.toml", experiment_text);
     save_state(paths.initial_state(), s);
     save_state(paths.state(), s);
+    fs::remove(paths.staging()); // the state holds its pins now
     crash_point("start-state-written");
     for (const auto& d : all_deployments(host))
         host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e), !e.tools_image.empty()));
     for (const auto& t : s.targets)
         sr.set_pinned(t.deployment, true);
+    for (const auto& ref : s.pinned_by_bootbench)
+        sr.set_pinned(ref, true);
     s.phase = core::Phase::running;
     save_state(paths.state(), s);
     RunLog log(results / "bootbench.log", clock);
@@ -564,8 +601,11 @@ void abort_experiment(Host& host, Clock& clock) {
                      paths.initial_state().c_str());
         state = load_state(paths.initial_state());
     }
-    if (!state)
+    if (!state) {
+        if (auto staging = load_staging_pins(paths.staging()))
+            return undo_staging(host, paths, *staging, std::cout);
         throw Error("no experiment to abort: there is no state in " + paths.dir.string());
+    }
     // Everything that can refuse comes before the state says "finishing".
     std::optional<core::DeploymentRef> booted;
     if (!host.offline())

@@ -69,3 +69,38 @@ TEST_CASE("a pin_digest target whose digest cannot be resolved stops start", "[h
     CHECK(images.empty());
     CHECK(out.str().find("b: digest not resolved, results name the tag only") != std::string::npos);
 }
+
+TEST_CASE("a pin_digest target with stage = true starts after its one staging", "[http][experiment][stage]") {
+    Sandbox sb(fast_experiment(1)); // b's deployment is ghcr.io/x/b:stable: the image below is not deployed
+    std::string text = fast_experiment(1, "", "stage = true\npin_digest = true\n");
+    text.replace(text.find("ghcr.io/x/b:stable"), 18, "ghcr.io/auth/index:stable");
+    fs::path file = sb.dir / "exp.toml";
+    sys::write_file_atomic(file, text);
+    ::setenv("BOOTBENCH_REGISTRY_URL", loopback().base().c_str(), 1);
+    std::ostringstream out;
+    nlohmann::json images = sys::resolve_images(core::parse_experiment(text, "x.toml"), out, sys::DigestPolicy::required);
+    std::string index = images["b"]["index_digest"], manifest = images["b"]["manifest_digest"];
+    // ostree-rs-ext records the platform manifest's digest on the commit
+    std::map<std::string, std::string> env = {{"STANDIN_DIGEST", manifest}};
+
+    CliResult staged = run_on_sandbox(sb, {"start", file.string()}, env);
+    INFO(staged.out << staged.err);
+    CHECK(staged.status == 0);
+    CHECK(sys::read_text_file(sb.dir / "bootc-calls") ==
+          "switch --retain --enforce-container-sigpolicy ghcr.io/auth/index@" + index + "\n");
+    sb.boot();
+    CliResult started = run_on_sandbox(sb, {"start", file.string()}, env);
+    ::unsetenv("BOOTBENCH_REGISTRY_URL");
+    INFO(started.out << started.err);
+    CHECK(started.status == 0);
+    CHECK(started.out.find("staged") == std::string::npos);
+    CHECK(started.out.find("(image ghcr.io/auth/index:stable at " + index + ")\n") != std::string::npos);
+    CHECK(sys::read_text_file(sb.dir / "bootc-calls") ==
+          "switch --retain --enforce-container-sigpolicy ghcr.io/auth/index@" + index + "\n"); // once
+    sb.boot_until_done();
+    auto b1 = core::run_result_from_json(nlohmann::json::parse(sb.result_files().at("b-1")), "b-1");
+    CHECK(b1.status == core::RunStatus::ok); // the booted digest is the one recorded
+    CHECK(b1.image == images["b"]);
+    sys::SandboxHost h = sb.host();
+    CHECK(h.sysroot().default_deployment().ref == sb.layout.host_default);
+}

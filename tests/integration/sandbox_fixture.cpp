@@ -4,6 +4,7 @@
 #include "sys/store/files.hpp"
 
 #include <cstdlib>
+#include <optional>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
@@ -39,6 +40,48 @@ CliResult run_cli(const std::vector<std::string>& args) {
     fs::remove(out);
     fs::remove(err);
     return r;
+}
+
+namespace {
+
+// Sets variables for one call and puts the old values back.
+class ScopedEnv {
+public:
+    explicit ScopedEnv(const std::map<std::string, std::string>& vars) {
+        for (const auto& [name, value] : vars) {
+            const char* old = std::getenv(name.c_str());
+            old_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
+            ::setenv(name.c_str(), value.c_str(), 1);
+        }
+    }
+    ~ScopedEnv() {
+        for (const auto& [name, value] : old_)
+            value ? ::setenv(name.c_str(), value->c_str(), 1) : ::unsetenv(name.c_str());
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    std::vector<std::pair<std::string, std::optional<std::string>>> old_;
+};
+
+} // namespace
+
+CliResult run_on_sandbox(Sandbox& sb, const std::vector<std::string>& args,
+                         const std::map<std::string, std::string>& env) {
+    fs::path bin = sb.dir / "bin";
+    fs::create_directories(bin);
+    if (!fs::exists(fs::symlink_status(bin / "bootc")))
+        fs::create_symlink(STANDIN_BOOTC, bin / "bootc");
+    std::map<std::string, std::string> vars = {
+        {sys::kSandboxEnv, sb.layout.sysroot.string()},
+        {sys::kSandboxBootedEnv, sys::emulated_boot_choice(sb.layout.sysroot).string()},
+        {"PATH", bin.string() + ":" + std::getenv("PATH")},
+        {"STANDIN_CALLS", (sb.dir / "bootc-calls").string()}};
+    for (const auto& [name, value] : env)
+        vars[name] = value;
+    ScopedEnv scoped(vars);
+    return run_cli(args);
 }
 
 std::string tree_listing(const fs::path& root) {

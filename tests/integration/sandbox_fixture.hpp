@@ -35,6 +35,11 @@ CliResult run_cli(const std::vector<std::string>& args);
 class Sandbox;
 // Every deployment of the sandbox: no unit left in any /etc.
 bool no_units_left(Sandbox& sb);
+// `bootbench ARGS` as run on the sandbox's booted deployment (the one its
+// emulated bootloader picks now), with tests/integration/standin_bootc.sh as
+// `bootc` first on PATH (its calls in <dir>/bootc-calls) and `env` set.
+CliResult run_on_sandbox(Sandbox& sb, const std::vector<std::string>& args,
+                         const std::map<std::string, std::string>& env = {});
 
 // Paths, sizes, modes and link targets of everything under `root`.
 std::string tree_listing(const fs::path& root);

@@ -127,6 +127,8 @@ TEST_CASE("prepare-root.conf as ostree reads it: usr/lib, then etc as a whole", 
     CHECK(p.error.find("cannot be interpreted") != std::string::npos);
     testing::write(d / "etc/ostree/prepare-root.conf", "[etc]\ntransient = 1  \n");
     CHECK(prepare_root_etc(d).transient);
+}
+
 TEST_CASE("doctor: idle suspend read from a fake Fedora tree: drop-ins by name, masks, GDM's dconf", "[doctor]") {
     TempDir dir;
     fs::path r = dir.path();

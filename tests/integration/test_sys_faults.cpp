@@ -274,14 +274,20 @@ TEST_CASE("stage = true adds a missing image target with the system's own tool",
     CHECK(dry.status == 0);
     CHECK(dry.out.find("image digests:\n  b: digest not resolved, results name the tag only") == 0);
     CHECK(dry.out.find("\ntarget b is not deployed; staging it with: bootc switch --retain "
-                       "--enforce-container-sigpolicy ghcr.io/x/zz:stable\ndry run: nothing is changed\n") !=
+                       "--enforce-container-sigpolicy ghcr.io/x/zz:stable\n  would pin " +
+                       core::describe(sb.layout.targets.at("a")) +
+                       " so that the staging does not delete it (unpinned at the end)\n  would pin " +
+                       core::describe(sb.layout.host_default) +
+                       " so that the staging does not delete it (unpinned at the end)\ndry run: nothing is changed\n") !=
           std::string::npos);
     CHECK_FALSE(fs::exists(calls));
+    CHECK(tree_listing(sb.layout.sysroot) == before);
 
     CliResult real = run_cli({"start", "--sysroot", sb.layout.sysroot.string(), path.string()});
     CHECK(real.status == 0);
     CHECK(real.out.find("staged b: it becomes a deployment at the next boot") != std::string::npos);
     CHECK(sys::read_text_file(calls) == "switch --retain --enforce-container-sigpolicy ghcr.io/x/zz:stable\n");
+    before = tree_listing(sb.layout.sysroot); // with the pins for the staging
 
     ::setenv("BOOTC_EXIT", "3", 1);
     CliResult failed = run_cli({"start", "--sysroot", sb.layout.sysroot.string(), path.string()});
@@ -289,7 +295,8 @@ TEST_CASE("stage = true adds a missing image target with the system's own tool",
     ::setenv("PATH", old_path.c_str(), 1);
     CHECK(failed.status == 1);
     CHECK(failed.err == "bootbench: error: staging failed: 'bootc switch --retain --enforce-container-sigpolicy "
-                        "ghcr.io/x/zz:stable' exited with 3; nothing else was changed\n");
+                        "ghcr.io/x/zz:stable' exited with 3; the pins made for it are undone, nothing else was "
+                        "changed\n");
     CHECK(tree_listing(sb.layout.sysroot) == before);
 }
 

@@ -67,6 +67,8 @@ def different_experiments(binary, tmp):
     check("a machine whose bench ran other parameters is refused", p.returncode == 2 and p.stderr ==
           f"bootbench: error: cannot report {tmp}/lab1 and {tmp}/lab3 together: they are different "
           f"experiments (bench b: {tmp}/lab1 -l 1000; {tmp}/lab3 -l 5000); report each folder on its own\n", p.stderr)
+
+
 def section(text, start, end):
     return text[text.find(start):text.find(end) if end else len(text)]
 

@@ -17,7 +17,7 @@ Experiment adaptive(int min, int max, double precision, Order order = Order::int
     e.order = order;
     e.runs = max;
     for (const char* t : {"a", "b"})
-        e.targets.push_back({t, {}, {}, "", false, false, {}});
+        e.targets.push_back({t, {}, {}, "", false, false, false, {}});
     Adaptive a;
     a.min_runs = min;
     a.precision = precision;

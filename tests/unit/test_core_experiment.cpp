@@ -484,3 +484,13 @@ TEST_CASE("[[bench]] repeat: iterations in one boot, 1 to 1000", "[experiment][r
     CHECK(parse_experiment(with_bench(cmd), "exp.toml").benches[0].repeat == 3);
     CHECK(quick_version(parse_experiment(with_bench(pipe + "repeat = 4"), "exp.toml")).benches[0].repeat == 4);
 }
+
+TEST_CASE("allow_layered is a boolean of a target, false by default", "[experiment][layered]") {
+    Experiment e = parse_experiment(replace(kValid, "kargs = [", "allow_layered = true\nkargs = ["), "exp.toml");
+    CHECK_FALSE(e.targets[0].allow_layered);
+    CHECK(e.targets[1].allow_layered);
+    CHECK(error_of(replace(kValid, "kargs = [", "allow_layered = \"yes\"\nkargs = [")) ==
+          "exp.toml:13:1: target.allow_layered must be true or false, not a string");
+    CHECK(error_of(replace(kValid, "kargs = [", "allow_layerd = true\nkargs = [")) ==
+          "exp.toml:13:1: unknown key 'allow_layerd' in [[target]] (did you mean 'allow_layered'?)");
+}

@@ -433,3 +433,24 @@ TEST_CASE("reproduce: a fresh comparison without an interval shows none in the t
     CHECK(table.find("lat                       1.95x      1.95x    -                inconclusive    the fresh "
                      "results have no interval: fewer than 6 runs (a has 4)") != std::string::npos);
 }
+
+TEST_CASE("report: layered packages of a target's deployments are named; old results stay as they were",
+          "[report][layered]") {
+    ReportInput in = two_targets();
+    Report before = build_report(in);
+    CHECK(layered_line(before).empty());
+    for (auto& r : in.runs)
+        if (r.target == "b") {
+            nlohmann::json j = to_json(r);
+            CHECK_FALSE(j["deployment"].contains("layered")); // a result as before: no key
+            r.deployment.layering = {true, {"htop"}, {}, {"kernel-6.9.1-1.fc40.x86_64"}};
+            j = to_json(r);
+            CHECK(j["deployment"]["layered"] ==
+                  nlohmann::json::parse(R"({"packages": ["htop"], "removed": [], "replaced": ["kernel-6.9.1-1.fc40.x86_64"]})"));
+            CHECK(run_result_from_json(j, "b.json").deployment.layering == r.deployment.layering);
+        }
+    Report after = build_report(in);
+    CHECK(layered_line(after) == "b: packages htop; replaced kernel-6.9.1-1.fc40.x86_64");
+    CHECK(after.targets[1].layered == std::vector<std::string>{"packages htop; replaced kernel-6.9.1-1.fc40.x86_64"});
+    CHECK(after.targets[0].layered.empty());
+}

@@ -98,3 +98,61 @@ TEST_CASE("expect_kernel globs", "[resolve]") {
     CHECK(glob_match("*", ""));
     CHECK_FALSE(glob_match("6.*", "7.0"));
 }
+
+namespace {
+
+const std::string kIndex = "sha256:" + std::string(64, '1'), kManifest = "sha256:" + std::string(64, '2'),
+                  kOld = "sha256:" + std::string(64, '3');
+
+ResolvedImage recorded() {
+    return {"ghcr.io/x/b:stable", kIndex, kManifest, "linux/amd64", "ghcr.io/x/b@" + kIndex};
+}
+
+DeploymentInfo with_digest(DeploymentInfo d, const std::string& digest) {
+    d.image_digest = digest;
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("a pin_digest target is the deployment that runs the recorded digest", "[resolve][stage]") {
+    Target t = target(SelectorKind::image, "ostree-image-signed:docker://ghcr.io/x/b:stable");
+    t.pin_digest = true;
+    ResolvedImage image = recorded();
+    std::vector<DeploymentInfo> ds = {
+        with_digest(dep(0, "aaaa", "ostree-unverified-registry:ghcr.io/x/b:stable"), kOld),
+        with_digest(dep(1, "bbbb", "ostree-image-signed:docker://ghcr.io/x/b@" + kIndex), kManifest),
+        with_digest(dep(2, "cccc", "ostree-unverified-registry:ghcr.io/x/other:stable"), kManifest)};
+    auto r = resolve_target(t, ds, &image);
+    REQUIRE(r.deployment);
+    CHECK(r.deployment->index == 1); // staged as repo@index, its commit names the platform manifest
+    CHECK(r.how == "image ghcr.io/x/b:stable at " + kIndex);
+
+    ds[1].image = "ostree-unverified-registry:ghcr.io/x/b:stable"; // the tag, now at the recorded digest
+    CHECK(resolve_target(t, ds, &image).deployment->index == 1);
+    ds.erase(ds.begin() + 1);
+    r = resolve_target(t, ds, &image);
+    CHECK_FALSE(r.deployment); // the tag's deployment runs another image: stage the recorded one
+    CHECK(r.not_deployed);
+    CHECK(r.error == "no deployment has image ghcr.io/x/b:stable at " + kIndex);
+
+    t.pin_digest = false; // without the pin the tag is the target, checked after boot
+    CHECK(resolve_target(t, ds, &image).deployment->index == 0);
+    CHECK(resolve_target(t, ds).deployment->index == 0);
+}
+
+TEST_CASE("an image target on a layered deployment is refused unless allowed", "[resolve][layered]") {
+    Target t = target(SelectorKind::image, "ghcr.io/x/b:stable");
+    DeploymentInfo d = dep(0, "aaaa1111", "ostree-unverified-registry:ghcr.io/x/b:stable");
+    CHECK(layered_problem(t, d).empty());
+    d.layering = {true, {"htop", "vim"}, {"firefox-120.0-1.fc39.x86_64"}, {}};
+    CHECK(layered_problem(t, d) ==
+          "target 't' is the image ghcr.io/x/b:stable, but its deployment fedora/aaaa1111.0 has packages layered "
+          "on the image by rpm-ostree (packages htop, vim; removed firefox-120.0-1.fc39.x86_64): its runs would "
+          "measure them as the image. Remove them from that deployment ('rpm-ostree uninstall' or 'rpm-ostree "
+          "reset' when it is booted), or set allow_layered = true in target 't' to measure the deployment as it "
+          "is (the report names the packages)");
+    t.allow_layered = true;
+    CHECK(layered_problem(t, d).empty());
+    CHECK(layered_problem(target(SelectorKind::refspec, "fedora:x"), d).empty()); // a refspec names no image
+}

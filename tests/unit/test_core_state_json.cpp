@@ -21,6 +21,7 @@ const char* kLiteral = R"({
   "on_boot_failure": "stop",
   "original_default": {"checksum": "cccc", "serial": 1, "stateroot": "os"},
   "phase": "finishing",
+  "pinned_by_bootbench": [{"checksum": "cccc", "serial": 1, "stateroot": "os"}],
   "quick": true,
   "runs": [
     {"attempts": 2, "failure": "crashed", "run": "a-1", "seconds": 0, "status": "failed", "target": "a"},
@@ -49,6 +50,7 @@ State literal_state() {
     s.on_boot_failure = OnBootFailure::stop;
     s.original_default = {"os", "cccc", 1};
     s.phase = Phase::finishing;
+    s.pinned_by_bootbench = {{"os", "cccc", 1}};
     s.quick = true;
     s.runs = {{"a-1", "a", SlotStatus::failed, 2, "crashed", 0}, {"b-1", "b", SlotStatus::done, 1, "", 12.5}};
     s.started_at = "2026-11-30T10:00:00+00:00";
@@ -77,6 +79,7 @@ TEST_CASE("state_from_json reads every state field under its name", "[state]") {
     CHECK(s.on_boot_failure == OnBootFailure::stop);
     CHECK(s.original_default == DeploymentRef{"os", "cccc", 1});
     CHECK(s.phase == Phase::finishing);
+    CHECK(s.pinned_by_bootbench == std::vector<DeploymentRef>{{"os", "cccc", 1}});
     CHECK(s.quick);
     CHECK(s.stopped_because == "max 2 runs reached");
     REQUIRE(s.runs.size() == 2);
@@ -100,4 +103,12 @@ TEST_CASE("a state from before last_booted reads with it unknown", "[state]") {
     nlohmann::json j = nlohmann::json::parse(kLiteral);
     j.erase("last_booted");
     CHECK(state_from_json(j, "state.json").last_booted.empty());
+}
+
+TEST_CASE("a state from before pinned_by_bootbench reads with only the targets pinned by it", "[state]") {
+    nlohmann::json j = nlohmann::json::parse(kLiteral);
+    j.erase("pinned_by_bootbench");
+    State s = state_from_json(j, "state.json");
+    CHECK(s.pinned_by_bootbench.empty());
+    CHECK(s.targets.size() == 1);
 }

@@ -2,7 +2,9 @@
 
 #include "core/error.hpp"
 #include "core/resolve.hpp"
+#include "core/text.hpp"
 #include "sys/process/subprocess.hpp"
+#include "sys/store/state_store.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -56,13 +58,73 @@ std::string shell_words(const std::vector<std::string>& argv) {
     return s;
 }
 
-void run_staging(const std::vector<std::string>& argv) {
+std::optional<core::StagingPins> staging_pins_for(const StatePaths& paths, const std::string& experiment) {
+    auto pins = load_staging_pins(paths.staging());
+    if (pins && pins->experiment != experiment)
+        throw input_error("targets of experiment '" + pins->experiment + "' were staged here and it has not "
+                          "started (" + paths.staging().string() + " lists the deployments it pinned): "
+                          "finish it with its own 'bootbench start', or undo its pins with 'bootbench abort'");
+    return pins;
+}
+
+core::StagingPins keep_through_staging(Host& host, const std::string& experiment,
+                                       const std::vector<core::DeploymentRef>& present, bool dry_run,
+                                       std::ostream& out) {
+    StatePaths paths{host.state_dir()};
+    Sysroot& sr = host.sysroot();
+    auto record = staging_pins_for(paths, experiment)
+                      .value_or(core::StagingPins{experiment, sr.default_deployment().ref, {}});
+    std::vector<core::DeploymentRef> keep = present;
+    keep.push_back(record.original_default);
+    if (!host.offline())
+        keep.push_back(host.booted().ref);
+    core::StagingPins after = core::with_pins(record, keep, sr.deployments());
+    for (const auto& ref : after.pinned)
+        if (!core::contains(record.pinned, ref))
+            out << (dry_run ? "  would pin " : "pinning ") << core::describe(ref)
+                << " so that the staging does not delete it (unpinned at the end)\n";
+    if (dry_run)
+        return after;
+    if (after.pinned != record.pinned || !fs::exists(paths.staging()))
+        save_staging_pins(paths.staging(), after); // first: a crash after a pin still knows it
+    for (const auto& ref : after.pinned)
+        sr.set_pinned(ref, true);
+    return after;
+}
+
+void undo_staging(Host& host, const StatePaths& paths, const core::StagingPins& pins, std::ostream& out) {
+    Sysroot& sr = host.sysroot();
+    for (const auto& d : sr.deployments()) // one removed since has no pin to undo
+        if (d.ref == pins.original_default)
+            sr.set_default(d.ref, StagedPolicy::drop);
+    for (const auto& d : sr.deployments())
+        if (core::contains(pins.pinned, d.ref))
+            sr.set_pinned(d.ref, false);
+    fs::remove(paths.staging());
+    out << "experiment " << pins.experiment << " had not started: " << core::describe(pins.original_default)
+        << " is the default again, and the pins bootbench made for staging are removed ("
+        << core::count_of(static_cast<long long>(pins.pinned.size()), "pin") << ")\n";
+}
+
+void run_staging(Host& host, const std::string& experiment, const std::vector<core::DeploymentRef>& present,
+                 const std::vector<std::string>& argv, std::ostream& out) {
+    StatePaths paths{host.state_dir()};
+    auto before = staging_pins_for(paths, experiment);
+    core::StagingPins after = keep_through_staging(host, experiment, present, false, out);
     int status = run_attached(argv);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw Error("staging failed: '" + shell_words(argv) + "' " +
-                    (WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))
-                                       : std::string("was killed")) +
-                    "; nothing else was changed");
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return;
+    for (const auto& ref : after.pinned)
+        if (!before || !core::contains(before->pinned, ref))
+            host.sysroot().set_pinned(ref, false);
+    if (!before)
+        fs::remove(paths.staging());
+    else if (before->pinned != after.pinned)
+        save_staging_pins(paths.staging(), *before);
+    throw Error("staging failed: '" + shell_words(argv) + "' " +
+                (WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))
+                                   : std::string("was killed")) +
+                "; the pins made for it are undone, nothing else was changed");
 }
 
 } // namespace bootbench::sys

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "sys/clock.hpp"
 #include "sys/ostree/gerror.hpp"
+#include "sys/ostree/layering.hpp"
 
 #include <cstdio>
 
@@ -30,6 +31,20 @@ GVariant* commit_metadata(OstreeRepo* repo, const char* csum) {
 std::string meta_string(GVariant* metadata, const char* key) {
     const char* value = nullptr;
     return metadata && g_variant_lookup(metadata, key, "&s", &value) && value ? value : "";
+}
+
+// The image's digest: on the commit, or for a commit rpm-ostree layered
+// packages on (which has none of its own), on its parent, the image's commit.
+std::string image_digest(OstreeRepo* repo, const char* csum, GVariant* metadata, bool layered) {
+    std::string digest = meta_string(metadata, "ostree.manifest-digest");
+    if (!digest.empty() || !layered)
+        return digest;
+    g_autoptr(GVariant) commit = nullptr;
+    if (!ostree_repo_load_variant(repo, OSTREE_OBJECT_TYPE_COMMIT, csum, &commit, nullptr))
+        return "";
+    g_autofree char* parent = ostree_commit_get_parent(commit);
+    g_autoptr(GVariant) parent_metadata = parent ? commit_metadata(repo, parent) : nullptr;
+    return meta_string(parent_metadata, "ostree.manifest-digest");
 }
 
 core::DeploymentRef ref_of(OstreeDeployment* d) {
@@ -135,7 +150,8 @@ std::vector<core::DeploymentInfo> Sysroot::deployments() {
         info.kargs_for = keyfile_string(origin, "bootbench", "kargs-for");
         g_autoptr(GVariant) metadata = commit_metadata(repo, ostree_deployment_get_csum(d));
         info.version = meta_string(metadata, "version");
-        info.image_digest = meta_string(metadata, "ostree.manifest-digest");
+        info.layering = layering_of(metadata);
+        info.image_digest = image_digest(repo, ostree_deployment_get_csum(d), metadata, info.layering.layered);
         info.bootcsum = ostree_deployment_get_bootcsum(d);
         info.bootserial = ostree_deployment_get_bootserial(d);
         info.pinned = ostree_deployment_is_pinned(d);

@@ -55,4 +55,23 @@ void save_state(const fs::path& file, const core::State& s) {
     write_file_atomic(file, core::json_text(core::to_json(s), 2) + "\n");
 }
 
+std::optional<core::StagingPins> load_staging_pins(const fs::path& file) {
+    std::error_code ec;
+    if (!fs::exists(file, ec))
+        return std::nullopt;
+    try {
+        return core::staging_pins_from_json(core::parse_bounded_json(read_text_file(file), file.string()),
+                                            file.string());
+    } catch (const std::exception& e) {
+        throw Error(file.string() + " (what bootbench pinned while staging targets) is damaged: " + e.what() +
+                    ". Check the pins with 'ostree admin status', unpin what the experiment pinned with "
+                    "'ostree admin pin --unpin INDEX', then remove the file");
+    }
+}
+
+void save_staging_pins(const fs::path& file, const core::StagingPins& p) {
+    make_dirs(file.parent_path());
+    write_file_atomic(file, core::json_text(core::to_json(p), 2) + "\n");
+}
+
 } // namespace bootbench::sys

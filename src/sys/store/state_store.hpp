@@ -10,6 +10,8 @@
 //                                   by SELinux); an experiment they started runs it,
 //                                   and it is left in place
 //   <state_dir>/results/<name>/     runs/<run>.json, runs/<run>/ raw logs, log, report.*
+//   <state_dir>/staging.json        what start pinned while it staged targets (core/staging_pins)
+#include "core/staging_pins.hpp"
 #include "core/state.hpp"
 
 #include <filesystem>
@@ -29,6 +31,7 @@ struct StatePaths {
     fs::path binary() const { return dir.parent_path().parent_path() / "usrlocal/bin/bootbench-resume"; }
     fs::path legacy_binary() const { return dir / "bin" / "bootbench"; }
     fs::path lock() const { return dir / "lock"; }
+    fs::path staging() const { return dir / "staging.json"; }
     fs::path results(const std::string& experiment) const { return dir / "results" / experiment; }
 };
 
@@ -38,5 +41,9 @@ core::State load_state(const fs::path& file);
 // nullopt when there is no state file (no experiment was started here).
 std::optional<core::State> load_state_if_present(const fs::path& file);
 void save_state(const fs::path& file, const core::State& s);
+
+// nullopt when no staging is under way; throws naming the file when damaged.
+std::optional<core::StagingPins> load_staging_pins(const fs::path& file);
+void save_staging_pins(const fs::path& file, const core::StagingPins& p);
 
 } // namespace bootbench::sys
