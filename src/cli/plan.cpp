@@ -70,6 +70,14 @@ void print_sysroot(const core::Experiment& e, const std::string& sysroot) {
     std::cout << start_problems(sr, e, rs);
 }
 
+// A target this binary cannot run in is refused first, like a missing tools image.
+void require_binary_loads_on(const std::string& sysroot, const core::Experiment& e) {
+    if (std::filesystem::exists(std::filesystem::path(sysroot) / "ostree/deploy")) {
+        sys::Sysroot sr(sysroot);
+        require_binary_loads(sr, e);
+    }
+}
+
 int cmd_plan(const Args& args) {
     args.expect_positional(1, "one experiment file");
     core::Experiment e = load_experiment(args.positional()[0]);
@@ -79,6 +87,7 @@ int cmd_plan(const Args& args) {
         return plan_from(*pilot, e);
     std::ostringstream tools;
     prepare_tools_image(e, false, tools); // refused first: plan says nothing else then
+    require_binary_loads_on(args.value("sysroot").value_or("/"), e);
     auto runs = core::plan_runs(e);
     std::cout << "experiment " << e.name << ": " << e.title << "\n"
               << "  " << e.targets.size() << " targets x "

@@ -102,6 +102,7 @@ int cmd_start(const Args& args) {
         if (auto root = start_checks_root(args.value("sysroot").value_or("/")))
             refuse_on_doctor_fail(*root, e, args.flag("drop-staged"));
     }
+    require_binary_loads(host->sysroot(), e); // before the tools image is pulled
     prepare_tools_image(e, !args.flag("dry-run"), std::cout);
     std::cout << "image digests:\n";
     nlohmann::json images = sys::resolve_images(e, std::cout, sys::DigestPolicy::required);

@@ -1,5 +1,6 @@
 #include "cli/targets.hpp"
 #include "sys/run/tools_image.hpp"
+#include "sys/ostree/binary_loads.hpp"
 
 #include "core/error.hpp"
 
@@ -77,11 +78,22 @@ std::string start_problems(sys::Sysroot& sysroot, const core::Experiment& e, con
     return out;
 }
 
+void require_binary_loads(sys::Sysroot& sysroot, const core::Experiment& e) {
+    std::string errors;
+    for (const auto& refusal : sys::binary_load_refusals(sysroot, e, sys::running_binary()))
+        errors += refusal + "\n";
+    if (!errors.empty())
+        throw input_error(errors + "nothing was changed");
+}
+
 void prepare_tools_image(const core::Experiment& e, bool pull, std::ostream& out) {
     if (e.tools_image.empty())
         return;
     core::ToolsImage t = pull ? sys::pull_tools_image(e.tools_image) : sys::resolve_tools_image(e.tools_image);
-    out << "tools image: " << core::describe(t) << " (every bench and the load run in it)\n";
+    std::string start_sees = core::start_sees_found(t.store, e.tools_image);
+    out << "tools image: " << core::describe(t) << " (every bench and the load run in it)\n"
+        << "  in " << core::describe(t.store) << (start_sees.empty() ? ", the store start uses" : "; " + start_sees)
+        << "\n";
 }
 
 } // namespace bootbench::cli

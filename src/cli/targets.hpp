@@ -26,6 +26,11 @@ std::map<std::string, core::DeploymentRef> require_resolved(sys::Sysroot& sysroo
 // it can.
 std::string start_problems(sys::Sysroot& sysroot, const core::Experiment& e, const std::vector<core::Resolution>& rs);
 
+// Refuses (exit 2) when this binary does not load in a resolved target's
+// deployment with that deployment's own loader and libraries, naming the
+// target and what is missing; unresolved targets are left to require_resolved.
+void require_binary_loads(sys::Sysroot& sysroot, const core::Experiment& e);
+
 // [tools] image: the image in podman's local store (pulled first when `pull`),
 // said on `out`. Nothing for host tools. Throws (exit 2) before anything on
 // the machine changes when podman or the image is missing.

@@ -125,10 +125,16 @@ DoctorCheck check_tools_image(const HostFacts& f, const DoctorNeeds& n) {
         return {"tools-image", CheckStatus::fail,
                 "podman not found; [tools] image " + n.tools_image + " needs it",
                 "install podman (Fedora Atomic images ship it), or set [tools] image = \"host\""};
+    const std::string& image = n.tools_image;
     if (!f.tools_image_error.empty())
-        return {"tools-image", CheckStatus::warn, f.tools_image_error + " (start pulls it)",
-                "podman pull " + n.tools_image + " (or podman build -t " + n.tools_image + " ...)"};
-    return {"tools-image", CheckStatus::ok, n.tools_image + " is in podman's local store", ""};
+        return {"tools-image", CheckStatus::warn, f.tools_image_error,
+                "sudo podman pull " + image + " (or sudo podman build -t " + image + " containers/bench-tools)"};
+    if (!f.tools_store.root)
+        return {"tools-image", CheckStatus::warn,
+                image + " is in " + describe(f.tools_store) + "; sudo start looks in root's store, not in this one",
+                "put it in root's store: " + root_store_fix(image)};
+    return {"tools-image", CheckStatus::ok, image + " is in " + describe(f.tools_store) + ", the store start uses",
+            ""};
 }
 
 void add_tools(Checks& out, const HostFacts& f, const DoctorNeeds& n) {
@@ -282,12 +288,28 @@ DoctorNeeds needs_of(const Experiment& e) {
     return n;
 }
 
+// Each target deployment loads this binary with its own loader and libraries.
+void add_binary_loads(Checks& out, const HostFacts& f) {
+    if (!f.binary_refusals)
+        return;
+    std::string why;
+    for (const auto& r : *f.binary_refusals)
+        why += (why.empty() ? "" : "; ") + r;
+    if (why.empty())
+        out.push_back({"binary-loads", CheckStatus::ok,
+                       "bootbench loads in every target's deployment, with that deployment's own loader", ""});
+    else
+        out.push_back({"binary-loads", CheckStatus::fail, why,
+                       "build bootbench on the oldest target's release (./bootstrap in a toolbox of it)"});
+}
+
 std::vector<DoctorCheck> doctor_checks(const HostFacts& f, const DoctorNeeds& n) {
     Checks out{check_ostree(f)};
     if (f.ostree_booted && f.ostree_error.empty())
         out.insert(out.end(), {check_staged(f, n), check_sysroot(f)});
     if (f.ostree_booted && f.ostree_error.empty() && n.have_experiment)
         out.push_back(check_transient_etc(f.transient_etc));
+    add_binary_loads(out, f);
     out.push_back(check_selinux(f));
     if (f.selinux_enforce == "1")
         out.push_back(check_exec_label(f.resume_exec));

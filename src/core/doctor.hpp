@@ -5,6 +5,7 @@
 // runs the same checks and refuses on a fail before it changes anything.
 #include "core/experiment.hpp"
 #include "core/idle_suspend.hpp"
+#include "core/tools_image.hpp"
 
 #include <cstdint>
 #include <map>
@@ -63,6 +64,11 @@ struct HostFacts {
     std::vector<ToolFact> tools;                      // the host tools the benches need
     bool podman = false;                          // podman found (only asked with a tools image)
     std::string tools_image_error;                // "" when the image is in the local store
+    PodmanStore tools_store;                      // where the image was found
+    // With an experiment on an ostree host: why this binary cannot run in a
+    // target's deployment (sys/ostree/binary_loads), one line per target;
+    // nullopt when not checked.
+    std::optional<std::vector<std::string>> binary_refusals;
     std::optional<std::string> temp_sensor;       // e.g. "hwmon k10temp Tctl at 41.0 C"
     std::map<std::string, std::string> governors; // cpufreq policy -> governor
     std::vector<std::string> available_governors; // of the first policy

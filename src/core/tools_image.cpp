@@ -10,6 +10,32 @@ std::string describe(const ToolsImage& t) {
            (t.in_bench_cgroup ? "; in the bench's cgroup" : "") + ")";
 }
 
+std::string describe(const PodmanStore& s) {
+    std::string where = s.graph_root.empty() ? "" : " (" + s.graph_root + ")";
+    return s.root ? "root's store" + where : "the rootless store of user " + s.user + where;
+}
+
+std::string root_store_fix(const std::string& image) {
+    return "'sudo podman build -t " + image + " containers/bench-tools' or 'podman save " + image +
+           " | sudo podman load'";
+}
+
+std::string start_sees_found(const PodmanStore& s, const std::string& image) {
+    return s.root ? "" : "sudo start looks in root's store, not in this one: put the image there with " +
+                             root_store_fix(image);
+}
+
+std::string not_in_store(const PodmanStore& s, const std::string& image) {
+    std::string fix = "'sudo podman pull " + image + "', or build it ('sudo podman build -t " + image +
+                      " containers/bench-tools')";
+    if (s.root)
+        return "the tools image " + image + " is not in " + describe(s) + ", the store start uses: " + fix +
+               "; start pulls it by itself";
+    return "the tools image " + image + " is not in " + describe(s) +
+           "; sudo start looks in root's store, which this check as " + s.user + " cannot see: " + fix +
+           ", or run this with sudo to look there";
+}
+
 std::string container_name(const std::string& run_id, const std::string& bench) {
     std::string name = "bootbench-" + run_id + "-" + bench;
     for (char& c : name)

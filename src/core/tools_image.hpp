@@ -7,6 +7,32 @@
 
 namespace bootbench::core {
 
+// The podman store a lookup used. `sudo start`, the unit and `sudo podman`
+// use root's (/var/lib/containers/storage, shared by every deployment of the
+// stateroot); podman run by a user without sudo has a rootless store of its
+// own (~/.local/share/containers/storage), which start never sees.
+struct PodmanStore {
+    bool root = true;
+    std::string user;       // whose rootless store, when !root
+    std::string graph_root; // podman info's Store.GraphRoot, "" when podman did not say
+};
+
+// "root's store (/var/lib/containers/storage)", "the rootless store of user
+// alice (/home/alice/.local/share/containers/storage)".
+std::string describe(const PodmanStore& s);
+
+// The ways to put `image` into root's store, quoted for a message.
+std::string root_store_fix(const std::string& image);
+
+// What start will see of `image` found in `s`: "" in root's store (start
+// looks there), else that sudo start will not find it and how to put it in
+// root's store.
+std::string start_sees_found(const PodmanStore& s, const std::string& image);
+
+// The refusal for `image` missing from `s`: where it looked, what start sees
+// and what to do.
+std::string not_in_store(const PodmanStore& s, const std::string& image);
+
 // An image as resolved in podman's local store.
 struct ToolsImage {
     std::string image;  // as the experiment file names it
@@ -17,6 +43,7 @@ struct ToolsImage {
     // host's tools runs, so the scheduler sees the same hierarchy in both.
     // Needs crun on cgroup v2 (as Fedora ships); runc and cgroup v1 cannot.
     bool in_bench_cgroup = false;
+    PodmanStore store; // where it was found
 };
 
 // What the result's environment records ("tools_image"): the reference and

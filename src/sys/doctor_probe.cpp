@@ -11,6 +11,7 @@
 #include "sys/ostree/sysroot.hpp"
 #include "sys/ostree/unit_install.hpp"
 #include "sys/store/files.hpp"
+#include "sys/ostree/binary_loads.hpp"
 #include "sys/run/tools_image.hpp"
 
 #include <algorithm>
@@ -60,6 +61,18 @@ void probe_ostree(const fs::path& root, core::HostFacts& f) {
     }
 }
 
+void probe_binary_loads(const fs::path& root, const core::Experiment* e, core::HostFacts& f) {
+    std::error_code ec;
+    if (!e || !f.ostree_booted || !f.ostree_error.empty() || !fs::exists(root / "ostree/deploy", ec))
+        return;
+    try {
+        Sysroot sysroot(root);
+        f.binary_refusals = binary_load_refusals(sysroot, *e, running_binary());
+    } catch (const Error& err) {
+        f.binary_refusals = std::vector<std::string>{std::string("cannot check: ") + err.what()};
+    }
+}
+
 void probe_sensors(const fs::path& root, core::HostFacts& f) {
     SysfsSensors sensors(root);
     if (auto t = sensors.cpu_temperature()) {
@@ -85,7 +98,7 @@ void probe_tools(const core::Experiment* e, const core::DoctorNeeds& n, core::Ho
     if (!f.podman)
         return;
     try {
-        resolve_tools_image(n.tools_image);
+        f.tools_store = resolve_tools_image(n.tools_image).store;
     } catch (const Error& err) {
         f.tools_image_error = err.what();
     }
@@ -175,6 +188,7 @@ core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
                            const core::Experiment* experiment, UnitControl& units) {
     core::HostFacts f;
     probe_ostree(root, f);
+    probe_binary_loads(root, experiment, f);
     f.sysroot_readonly = sysroot_readonly(root);
     f.selinux_enforce = read_probe(root / "sys/fs/selinux/enforce");
     probe_resume_exec(root, f);

@@ -15,6 +15,7 @@ usage: test_tools_image.py BOOTBENCH TEST_DATA_DIR
 import json
 import os
 import pathlib
+import pwd
 import shutil
 import subprocess
 import sys
@@ -106,11 +107,21 @@ class ToolsImage(unittest.TestCase):
         (cls.tmp / "containers.conf").write_text(CONF)
         os.environ["CONTAINERS_CONF"] = str(cls.tmp / "containers.conf")
         cls.described, cls.image_id = build_image(cls.tmp)
+        # The tests run as root (podman's rootful store); a user's rootless
+        # store is covered by the unit tests of the message text.
+        graph_root = podman("info", "--format", "{{.Store.GraphRoot}}").stdout.strip()
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        cls.store = f"root's store ({graph_root})" if os.geteuid() == 0 else \
+            f"the rootless store of user {user} ({graph_root})"
 
     @classmethod
     def tearDownClass(cls):
         podman("rmi", "--force", IMAGE, check=False)
         shutil.rmtree(cls.tmp)
+
+    def as_root(self):
+        if os.geteuid() != 0:
+            self.skipTest("the store messages checked here are root's; a user's are unit-tested")
 
     def bootbench(self, *args, env=None):
         return subprocess.run([BOOTBENCH, *args], capture_output=True, text=True, timeout=300,
@@ -199,12 +210,13 @@ class ToolsImage(unittest.TestCase):
         self.assertNotIn("bootbench-a-1-hang", podman("ps", "--all", "--format", "{{.Names}}").stdout.split())
 
     def test_plan_refuses_an_image_that_is_not_here(self):
+        self.as_root()
         r = self.bootbench("plan", self.experiment("absent.toml", image="localhost/no-such-tools:1"))
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stdout, "")
         self.assertEqual(r.stderr, "bootbench: error: the tools image localhost/no-such-tools:1 is not in "
-                                   "podman's local store: 'podman pull localhost/no-such-tools:1', or build "
-                                   "it ('podman build -t localhost/no-such-tools:1 containers/bench-tools'); "
+                                   f"{self.store}, the store start uses: 'sudo podman pull localhost/no-such-tools:1', or build "
+                                   "it ('sudo podman build -t localhost/no-such-tools:1 containers/bench-tools'); "
                                    "start pulls it by itself\n")
 
     def test_plan_without_podman(self):
@@ -215,11 +227,85 @@ class ToolsImage(unittest.TestCase):
                                    "installed here: 'apt install podman' (Debian) or 'dnf install podman' "
                                    "(Fedora; Fedora Atomic images ship it), or set image = \"host\"\n")
 
-    def test_plan_names_the_image_it_found(self):
+    def test_plan_names_the_image_it_found_and_the_store(self):
+        self.as_root()
         r = self.bootbench("plan", self.experiment("plan.toml"))
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn(f"tools image: {IMAGE} (image {self.described}) (every bench and the load run in it)\n",
-                      r.stdout)
+        self.assertIn(f"tools image: {IMAGE} (image {self.described}) (every bench and the load run in it)\n"
+                      f"  in {self.store}, the store start uses\n", r.stdout)
+
+    def test_doctor_says_which_store_it_looked_in(self):
+        self.as_root()
+        r = self.bootbench("doctor", "--json", self.experiment("doctor.toml"))
+        check = [c for c in json.loads(r.stdout)["checks"] if c["check"] == "tools-image"][0]
+        self.assertEqual(check["message"], f"{IMAGE} is in {self.store}, the store start uses")
+        self.assertEqual(check["status"], "ok")
+
+
+class UserStore(unittest.TestCase):
+    """plan and doctor run by a user without sudo look in that user's
+    rootless store, which sudo start never sees: they say so. Real rootless
+    podman as `nobody`, with a home of its own under a temporary folder."""
+
+    @classmethod
+    def setUpClass(cls):
+        if os.geteuid() != 0 or not shutil.which("runuser"):
+            raise unittest.SkipTest("switching to another user needs root and runuser")
+        cls.tmp = pathlib.Path(tempfile.mkdtemp(prefix="bootbench-userstore-"))
+        cls.tmp.chmod(0o755)
+        cls.home = cls.tmp / "home"
+        cls.home.mkdir()
+        shutil.chown(cls.home, "nobody")
+        (cls.tmp / "containers.conf").write_text(CONF)
+        cls.exp = cls.tmp / "user.toml"
+        cls.exp.write_text(EXPERIMENT.format(image=IMAGE, extra=""))
+        cls.env = dict(os.environ, HOME=str(cls.home), XDG_RUNTIME_DIR=str(cls.home / "run"),
+                       XDG_CONFIG_HOME=str(cls.home / ".config"), XDG_DATA_HOME=str(cls.home / ".local/share"),
+                       CONTAINERS_CONF=str(cls.tmp / "containers.conf"))
+        graph = cls.as_nobody("podman", "info", "--format", "{{.Store.GraphRoot}}")
+        if graph.returncode != 0:
+            shutil.rmtree(cls.tmp)
+            raise unittest.SkipTest("rootless podman cannot run here: " + graph.stderr.strip()[-300:])
+        cls.store = f"the rootless store of user nobody ({graph.stdout.strip()})"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.as_nobody("podman", "system", "reset", "--force")
+        shutil.rmtree(cls.tmp)
+
+    @classmethod
+    def as_nobody(cls, *args):
+        return subprocess.run(["runuser", "-u", "nobody", "--", *args], capture_output=True, text=True,
+                              timeout=300, env=cls.env, cwd=cls.tmp)
+
+    def test_an_image_only_in_roots_store_is_not_found_by_a_user_and_says_where_it_looked(self):
+        r = self.as_nobody(BOOTBENCH, "plan", str(self.exp))
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertEqual(r.stderr, f"bootbench: error: the tools image {IMAGE} is not in {self.store}; sudo start "
+                                   "looks in root's store, which this check as nobody cannot see: 'sudo podman "
+                                   f"pull {IMAGE}', or build it ('sudo podman build -t {IMAGE} "
+                                   "containers/bench-tools'), or run this with sudo to look there\n")
+
+    def test_an_image_in_the_users_store_is_one_sudo_start_does_not_see(self):
+        tar = self.tmp / "user-root.tar"
+        with tarfile.open(tar, "w") as t:
+            t.add(os.devnull, arcname="./marker")
+        tar.chmod(0o644)
+        made = self.as_nobody("podman", "import", "--quiet", str(tar), IMAGE)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        self.addCleanup(self.as_nobody, "podman", "rmi", "--force", IMAGE)
+        r = self.as_nobody(BOOTBENCH, "plan", str(self.exp))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"  in {self.store}; sudo start looks in root's store, not in this one: put the image there "
+                      f"with 'sudo podman build -t {IMAGE} containers/bench-tools' or 'podman save {IMAGE} | sudo "
+                      "podman load'\n", r.stdout)
+        doctor = self.as_nobody(BOOTBENCH, "doctor", "--json", str(self.exp))
+        check = [c for c in json.loads(doctor.stdout)["checks"] if c["check"] == "tools-image"][0]
+        self.assertEqual(check, {"check": "tools-image", "status": "warn",
+                                 "message": f"{IMAGE} is in {self.store}; sudo start looks in root's store, not in "
+                                            "this one",
+                                 "fix": f"put it in root's store: 'sudo podman build -t {IMAGE} "
+                                        f"containers/bench-tools' or 'podman save {IMAGE} | sudo podman load'"})
 
 
 def podman_can_run_here():
@@ -234,7 +320,7 @@ def podman_can_run_here():
 
 
 if __name__ == "__main__":
-    BOOTBENCH, DATA = sys.argv.pop(1), pathlib.Path(sys.argv.pop(1))
+    BOOTBENCH, DATA = os.path.abspath(sys.argv.pop(1)), pathlib.Path(sys.argv.pop(1))
     why = podman_can_run_here()
     if why:
         print("skipped: " + why)

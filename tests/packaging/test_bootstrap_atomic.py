@@ -101,6 +101,50 @@ class AtomicBootstrap(unittest.TestCase):
         self.assertEqual(r.stderr, "bootstrap: no VERSION_ID in os-release: cannot pick a toolbox release\n")
         self.assertEqual(calls, [])
 
+    def test_centos_stream_builds_in_a_centos_toolbox(self):
+        (self.tmp / "os-release").write_text('NAME="CentOS Stream"\nID="centos"\nID_LIKE="rhel fedora"\n'
+                                              'VERSION_ID="10"\n')
+        self.tool("toolbox")
+        self.tool("podman", RECORDER + "exit 1\n")
+        r, calls = self.bootstrap()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(calls, ["podman container exists bootbench-build-centos-10",
+                                 "toolbox create --assumeyes --image quay.io/toolbx-images/centos-toolbox:stream10 "
+                                 "bootbench-build-centos-10",
+                                 "toolbox run --container bootbench-build-centos-10 env BOOTBENCH_WERROR=0 ./bootstrap"])
+        self.assertEqual(r.stdout.splitlines()[1], "bootstrap: building inside the container bootbench-build-centos-10 "
+                                                   "(CentOS Stream 10) instead")
+
+    def test_rhel_builds_in_toolbox_rhel_distro(self):
+        (self.tmp / "os-release").write_text('NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\n'
+                                              'VERSION_ID="9.4"\n')
+        self.tool("toolbox")
+        self.tool("podman", RECORDER + "exit 1\n")
+        r, calls = self.bootstrap()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(calls[1], "toolbox create --assumeyes --distro rhel --release 9.4 bootbench-build-rhel-9.4")
+
+    def test_rhel_with_distrobox_uses_the_ubi_toolbox_image(self):
+        (self.tmp / "os-release").write_text('ID="rhel"\nVERSION_ID="10.0"\n')
+        self.tool("distrobox")
+        self.tool("podman", RECORDER + "exit 1\n")
+        r, calls = self.bootstrap()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(calls[1], "distrobox create --yes --name bootbench-build-rhel-10.0 "
+                                   "--image registry.access.redhat.com/ubi10/toolbox:10.0")
+
+    def test_another_el_release_is_refused_with_why(self):
+        (self.tmp / "os-release").write_text('ID="almalinux"\nID_LIKE="rhel centos fedora"\nVERSION_ID="10.0"\n')
+        self.tool("toolbox")
+        self.tool("podman")
+        r, calls = self.bootstrap()
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr, "bootstrap: this host is almalinux 10.0, like rhel centos fedora: no toolbox "
+                                   "image of exactly this release is known, and a binary built on another release "
+                                   "may not load here. Create a container of this release yourself (toolbox create "
+                                   "--image IMAGE) and run ./bootstrap inside it\n")
+        self.assertEqual(calls, [])
+
 
 if __name__ == "__main__":
     BOOTSTRAP = sys.argv.pop(1)

@@ -181,13 +181,47 @@ TEST_CASE("doctor: a tools image needs podman; an image not pulled yet is pulled
     CHECK(one(f, "tools-image", n).message ==
           "podman not found; [tools] image localhost/t:1 needs it");
     f.podman = true;
+    f.tools_store = {true, "", "/var/lib/containers/storage"};
     CHECK(one(f, "tools-image", n).status == CheckStatus::ok);
-    f.tools_image_error = "localhost/t:1 is not in podman's local store";
+    CHECK(one(f, "tools-image", n).message ==
+          "localhost/t:1 is in root's store (/var/lib/containers/storage), the store start uses");
+    f.tools_image_error = "the tools image localhost/t:1 is not in root's store";
     CHECK(one(f, "tools-image", n).status == CheckStatus::warn);
+    CHECK(one(f, "tools-image", n).message == "the tools image localhost/t:1 is not in root's store");
     CHECK(one(f, "tools-image", n).fix ==
-          "podman pull localhost/t:1 (or podman build -t localhost/t:1 ...)");
+          "sudo podman pull localhost/t:1 (or sudo podman build -t localhost/t:1 containers/bench-tools)");
     for (const auto& c : doctor_checks(f, n))
         CHECK(c.name.rfind("tool-", 0) != 0); // no host tool lines with an image
+}
+
+TEST_CASE("doctor: a tools image only in a user's rootless store is one sudo start does not see", "[doctor]") {
+    HostFacts f = good();
+    DoctorNeeds n = needs_of(
+        parse_experiment(std::string(kBase) + "[tools]\nimage = \"localhost/t:1\"\n", "d.toml"));
+    f.podman = true;
+    f.tools_store = {false, "alice", "/home/alice/.local/share/containers/storage"};
+    DoctorCheck c = one(f, "tools-image", n);
+    CHECK(c.status == CheckStatus::warn);
+    CHECK(c.message == "localhost/t:1 is in the rootless store of user alice "
+                       "(/home/alice/.local/share/containers/storage); sudo start looks in root's store, not in "
+                       "this one");
+    CHECK(c.fix == "put it in root's store: 'sudo podman build -t localhost/t:1 containers/bench-tools' or "
+                   "'podman save localhost/t:1 | sudo podman load'");
+}
+
+TEST_CASE("doctor: a target deployment this binary cannot load in fails, naming it", "[doctor]") {
+    HostFacts f = good();
+    for (const auto& c : doctor_checks(f, default_needs()))
+        CHECK(c.name != "binary-loads"); // not checked: no line
+    f.binary_refusals = std::vector<std::string>{};
+    CHECK(one(f, "binary-loads").status == CheckStatus::ok);
+    CHECK(one(f, "binary-loads").message ==
+          "bootbench loads in every target's deployment, with that deployment's own loader");
+    f.binary_refusals = std::vector<std::string>{"target 'gts': X", "target 'lts': Y"};
+    DoctorCheck c = one(f, "binary-loads");
+    CHECK(c.status == CheckStatus::fail);
+    CHECK(c.message == "target 'gts': X; target 'lts': Y");
+    CHECK(c.fix == "build bootbench on the oldest target's release (./bootstrap in a toolbox of it)");
 }
 
 TEST_CASE("doctor: no temperature sensor warns", "[doctor]") {

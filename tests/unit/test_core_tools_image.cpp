@@ -6,7 +6,7 @@ using namespace bootbench::core;
 namespace {
 
 ToolsImage image(bool in_bench_cgroup) {
-    return {"localhost/bench-tools:44", "0123abcd", "sha256:feed", in_bench_cgroup};
+    return {"localhost/bench-tools:44", "0123abcd", "sha256:feed", in_bench_cgroup, {}};
 }
 
 } // namespace
@@ -36,4 +36,24 @@ TEST_CASE("tools container: the bench's own command is read back from the record
     CHECK(command_inside(inner) == inner); // the host's tools: recorded as run
     CHECK(command_inside({"podman", "run", "--rm"}).empty()); // no image, no command
     CHECK(command_inside({"podman", "version"}) == std::vector<std::string>{"podman", "version"});
+}
+
+TEST_CASE("tools image: every lookup says which podman store and what start will see", "[tools]") {
+    PodmanStore root{true, "", "/var/lib/containers/storage"};
+    PodmanStore alice{false, "alice", "/home/alice/.local/share/containers/storage"};
+    CHECK(describe(root) == "root's store (/var/lib/containers/storage)");
+    CHECK(describe(PodmanStore{false, "bob", ""}) == "the rootless store of user bob");
+    CHECK(start_sees_found(root, "localhost/t:1").empty());
+    CHECK(start_sees_found(alice, "localhost/t:1") ==
+          "sudo start looks in root's store, not in this one: put the image there with 'sudo podman build -t "
+          "localhost/t:1 containers/bench-tools' or 'podman save localhost/t:1 | sudo podman load'");
+    CHECK(not_in_store(root, "localhost/t:1") ==
+          "the tools image localhost/t:1 is not in root's store (/var/lib/containers/storage), the store start "
+          "uses: 'sudo podman pull localhost/t:1', or build it ('sudo podman build -t localhost/t:1 "
+          "containers/bench-tools'); start pulls it by itself");
+    CHECK(not_in_store(alice, "localhost/t:1") ==
+          "the tools image localhost/t:1 is not in the rootless store of user alice "
+          "(/home/alice/.local/share/containers/storage); sudo start looks in root's store, which this check as "
+          "alice cannot see: 'sudo podman pull localhost/t:1', or build it ('sudo podman build -t localhost/t:1 "
+          "containers/bench-tools'), or run this with sudo to look there");
 }

@@ -1,6 +1,7 @@
 #include "sys/process/subprocess.hpp"
 
 #include "core/error.hpp"
+#include "sys/store/files.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -456,6 +457,23 @@ int run_attached(const std::vector<std::string>& argv,
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     return status;
+}
+
+} // namespace bootbench::sys
+
+namespace bootbench::sys {
+
+Captured capture_process(const std::vector<std::string>& argv, double timeout_s) {
+    std::string pattern = (fs::temp_directory_path() / "bootbench-capture-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+        throw Error("cannot create a temporary folder for " + argv.front() + "'s output");
+    fs::path dir = pattern;
+    ProcessOutcome o = run_process({argv, dir / "out", dir / "err", timeout_s});
+    Captured c{o.end == ProcessEnd::exited ? o.exit_status : -1, read_text_file(dir / "out"),
+               read_text_file(dir / "err")};
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return c;
 }
 
 } // namespace bootbench::sys

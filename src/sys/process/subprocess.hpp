@@ -119,6 +119,14 @@ ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
 // first).
 ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch = nullptr);
 
+// A short helper command run to completion (at most `timeout_s`) and what it
+// printed, through a temporary folder removed afterwards.
+struct Captured {
+    int status = -1; // exit status, -1 when it did not exit by itself in time
+    std::string out, err;
+};
+Captured capture_process(const std::vector<std::string>& argv, double timeout_s);
+
 // Runs argv (argv[0] looked up on PATH) with this process's stdin, stdout and
 // stderr, and `extra_env` added to its environment; waits and returns the
 // raw wait status. For commands a person watches: staging tools, and the

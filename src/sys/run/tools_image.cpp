@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <pwd.h>
 #include <unistd.h>
 
 namespace bootbench::sys {
@@ -16,25 +17,11 @@ namespace {
 
 constexpr int kRemoveTries = 5;
 
-struct Captured {
-    int status = -1; // exit status, -1 when it did not exit by itself in time
-    std::string out, err;
-};
-
 // Runs a podman command to completion (bounded) and reads what it printed.
 Captured podman(const std::vector<std::string>& args, double timeout_s) {
-    std::string pattern = (fs::temp_directory_path() / "bootbench-podman-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-        throw Error("cannot create a temporary folder for podman's output");
-    fs::path dir = pattern;
     std::vector<std::string> argv = {"podman"};
     argv.insert(argv.end(), args.begin(), args.end());
-    ProcessOutcome o = run_process({argv, dir / "out", dir / "err", timeout_s});
-    Captured c{o.end == ProcessEnd::exited ? o.exit_status : -1, read_text_file(dir / "out"),
-               read_text_file(dir / "err")};
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    return c;
+    return capture_process(argv, timeout_s);
 }
 
 void require_podman(const std::string& image) {
@@ -49,7 +36,8 @@ std::optional<core::ToolsImage> inspect(const std::string& image) {
     if (c.status != 0)
         return std::nullopt;
     std::istringstream words(c.out);
-    core::ToolsImage t{image, "", ""};
+    core::ToolsImage t;
+    t.image = image;
     words >> t.id >> t.digest;
     if (t.id.empty())
         return std::nullopt;
@@ -66,17 +54,31 @@ bool runs_without_cgroup() {
     return c.status == 0 && runtime == "crun" && version == "v2";
 }
 
+// Root's store when this process is root (sudo), else this user's rootless one.
+core::PodmanStore podman_store() {
+    core::PodmanStore s;
+    s.root = ::geteuid() == 0;
+    if (!s.root) {
+        const passwd* pw = ::getpwuid(::geteuid());
+        s.user = pw ? pw->pw_name : "uid " + std::to_string(::geteuid());
+    }
+    Captured c = podman({"info", "--format", "{{.Store.GraphRoot}}"}, 60);
+    if (c.status == 0)
+        s.graph_root = core::printable(c.out.substr(0, c.out.find('\n')));
+    return s;
+}
+
 } // namespace
 
 core::ToolsImage resolve_tools_image(const std::string& image) {
     require_podman(image);
+    core::PodmanStore store = podman_store();
     if (auto t = inspect(image)) {
         t->in_bench_cgroup = runs_without_cgroup();
+        t->store = store;
         return *t;
     }
-    throw input_error("the tools image " + image + " is not in podman's local store: 'podman pull " + image +
-                      "', or build it ('podman build -t " + image +
-                      " containers/bench-tools'); start pulls it by itself");
+    throw input_error(core::not_in_store(store, image));
 }
 
 core::ToolsImage pull_tools_image(const std::string& image) {
