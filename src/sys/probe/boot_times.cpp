@@ -1,4 +1,5 @@
 #include "sys/probe/boot_times.hpp"
+#include "sys/probe/system_bus.hpp"
 
 #include "sys/clock.hpp"
 #include "sys/process/subprocess.hpp"
@@ -60,7 +61,7 @@ std::string seconds(double s) { return std::to_string(static_cast<long>(s)) + " 
 
 std::optional<core::SystemdTimestamps> SystemdBootTimes::read(std::string& problem) {
     GError* error = nullptr;
-    GDBusConnection* bus = g_bus_get_sync(G_BUS_TYPE_SYSTEM, nullptr, &error);
+    GDBusConnection* bus = system_bus(&error);
     if (!bus) {
         problem = "no systemd manager on the system bus (" + take_message(error) + ")";
         return std::nullopt;

@@ -1,4 +1,5 @@
 #include "sys/probe/sleep_inhibitor.hpp"
+#include "sys/probe/system_bus.hpp"
 
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
@@ -65,7 +66,7 @@ Inhibition& Inhibition::operator=(Inhibition&& other) noexcept {
 
 Inhibition LogindInhibitor::take(const std::string& why, std::string& problem) {
     GError* error = nullptr;
-    GDBusConnection* bus = g_bus_get_sync(G_BUS_TYPE_SYSTEM, nullptr, &error);
+    GDBusConnection* bus = system_bus(&error);
     if (!bus) {
         problem = problem_of("no system bus", error);
         return Inhibition();
