@@ -158,6 +158,7 @@ TEST_CASE("https to a plain-http port fails TLS; it never falls back", "[http]")
     std::string url =
         "https://127.0.0.1:" + loopback().base().substr(loopback().base().rfind(':') + 1) + "/echo";
     std::string err = error_of([&] { http.request(get(url, 3)); });
+    INFO(err);
     CHECK(err.rfind("HTTP GET " + url + ": SSL connect error", 0) == 0);
 }
 
@@ -171,6 +172,7 @@ TEST_CASE("TLS peers are verified: a self-signed server is refused", "[http][tls
     CurlHttpClient http;
     std::string url = loopback().tls_base() + "/echo";
     std::string err = error_of([&] { http.request(get(url, 5)); });
+    INFO(err);
     CHECK(err.rfind("HTTP GET " + url + ": SSL peer certificate or SSH remote key was not OK", 0) ==
           0);
     CHECK(err.find("self-signed certificate") != std::string::npos);

@@ -22,7 +22,7 @@ CACHE_MAX_AGE_DAYS=14
 PACKAGES=(meson ninja-build g++ pkg-config python3 ccache
   libostree-dev libglib2.0-dev libcurl4-openssl-dev libtomlplusplus-dev nlohmann-json3-dev catch2 libpcre2-dev
   ostree linux-perf sysbench stress-ng scdoc bash-completion rpm man-db
-  util-linux mount procps dbus-daemon openssl)
+  util-linux mount procps dbus-daemon openssl ca-certificates)
 
 say() { echo "trixie: $*"; }
 die() { echo "trixie: error: $*" >&2; exit 1; }

@@ -114,11 +114,25 @@ void set_common(CURL* c, const HttpRequest& req, Exchange& ex, char* errbuf) {
     }
 }
 
+// The failures a user acts on, in words that do not change with libcurl's
+// version (8.x says "Could not connect to server" where 7.88 said
+// "Couldn't connect to server"); the rest in libcurl's own.
+std::string curl_words(CURLcode rc) {
+    switch (rc) {
+    case CURLE_COULDNT_CONNECT:
+        return "Couldn't connect to server";
+    case CURLE_COULDNT_RESOLVE_HOST:
+        return "Couldn't resolve host name";
+    default:
+        return curl_easy_strerror(rc);
+    }
+}
+
 std::string failure_text(CURLcode rc, const char* errbuf, const HttpRequest& req,
                          const Exchange& ex) {
     if (ex.body_too_large)
         return "the answer is larger than " + std::to_string(kMaxBodyBytes >> 20) + " MiB";
-    std::string text = curl_easy_strerror(rc);
+    std::string text = curl_words(rc);
     if (errbuf[0] != '\0')
         text += " (" + std::string(errbuf) + ")";
     if (rc == CURLE_OPERATION_TIMEDOUT)
