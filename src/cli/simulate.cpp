@@ -127,7 +127,7 @@ int stop_interrupted(const sys::SandboxLayout& layout, const core::Experiment& e
     return 128 + sig;
 }
 
-// The verdicts, as `report` prints them, and the four files kept.
+// The verdicts, as `report` prints them, and where the four files are.
 void say_report(const fs::path& results) {
     if (!fs::exists(results / "report.json")) {
         std::cout << "no report: see " << (results / "bootbench.log").string() << "\n";
@@ -136,9 +136,7 @@ void say_report(const fs::path& results) {
     sys::ReportRequest req;
     req.inputs = {results};
     print_report_summary(sys::load_report(req));
-    std::cout << "\nreport: " << (results / "report.md").string() << "\n";
-    for (const char* ext : {"json", "svg", "html"})
-        std::cout << "        " << (results / "report.").string() << ext << "\n";
+    std::cout << "\nreport: " << (results / "report.md").string() << " (and report.json, .svg, .html beside it)\n";
 }
 
 // What to do next on a real machine: the same file, unless its targets
