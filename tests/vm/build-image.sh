@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds the bootable disk image for the VM test from Debian's packages only:
-# a minimal Debian 12 root (mmdebstrap) committed into an ostree repo as
+# a minimal Debian 13 root (mmdebstrap) committed into an ostree repo as
 # vm/base (the machine's original default) and two targets vm/a and vm/b,
 # deployed into a sysroot on an ext4 disk that extlinux boots (ostree writes
 # extlinux's config natively), with bootbench in the stateroot's /var.
 #
-#   build-image.sh --bootbench BIN --scenario NAME --workdir DIR [--boot extlinux|kernel]
-#                  [--ssh-key PUB]   (ansible: root may log in over ssh with this key)
+#   build-image.sh --bootbench BIN --workdir DIR [--boot extlinux|kernel]
+#                  [--floor-tool BIN] [--update-holder BIN]
+#
+# One image serves every scenario (vm_test.py copies it): the harness names
+# the scenario, and gives the ansible scenario's ssh key, through qemu's
+# firmware configuration (fw_cfg), which guest/vm-guest reads.
 #
 # Leaves DIR/disk.img and DIR/manifest.env (boot mode, refs, commits, deployments).
 # The root archive is cached in ${BOOTBENCH_VM_CACHE:-/var/cache/bootbench-vm}
@@ -28,37 +32,44 @@ CACHE_MAX_AGE_DAYS=7
 # As on Fedora Atomic, the root has podman but no benchmark tools: they come
 # from a tools image (make_tools_tar) that the first boot imports.
 # sshd and Python are for the ansible scenario (Ansible needs nothing else on
-# a host); the other scenarios keep ssh disabled.
+# a host); the other scenarios run qemu without a network card.
+# Debian 13 (trixie), much closer to Fedora 42/43 than Debian 12: kernel 6.12,
+# systemd 257, ostree 2025.2 built with SELinux (it deploys through bwrap,
+# as on Fedora), podman 5 with crun, cgroup v2
+# only. SELinux enforcing with Debian's policy (docs/vm.md, "SELinux").
 PACKAGES=(systemd-sysv udev dbus kmod procps linux-image-amd64 dracut ostree ostree-boot
-  podman crun openssh-server python3
-  libostree-1-1 libglib2.0-0 libcurl4 libpcre2-8-0)
-# The tools image's root: these host programs (Debian 12, as the guest) with
-# their libraries; imported by the guest's podman before `bootbench start`.
+  podman crun bubblewrap openssh-server python3
+  selinux-policy-default policycoreutils selinux-utils
+  libostree-1-1 libglib2.0-0t64 libcurl4t64 libpcre2-8-0)
+SUITE=trixie
+# SELinux in the guest: enforcing (the default) or permissive.
+SELINUX_MODE=${BOOTBENCH_VM_SELINUX:-enforcing}
+# The tools image's root: these host programs (Debian 12) with their
+# libraries, self-contained; imported by the guest's podman before `bootbench start`.
 TOOLS=(/bin/sh /usr/bin/perf /usr/bin/sysbench /usr/bin/stress-ng)
 # A gzip -1 initramfs with only the drivers this VM needs builds in ~35 s
 # instead of ~105 s; a large uncompressed one fails to load from extlinux.
 DRACUT_CONF='compress="gzip -1"
 drivers+=" virtio_blk virtio_pci ext4 "'
 
-usage() { echo "usage: $0 --bootbench BIN --scenario smoke|experiment|wrong-boot|power-cut|ansible --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN] [--ssh-key PUB]" >&2; exit 2; }
+usage() { echo "usage: $0 --bootbench BIN --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN] [--update-holder BIN]" >&2; exit 2; }
 
 parse_args() {
-  BOOTBENCH="" SCENARIO="" WORK="" BOOT_MODE=extlinux FLOOR_TOOL="" SSH_KEY=""
+  BOOTBENCH="" WORK="" BOOT_MODE=extlinux FLOOR_TOOL="" UPDATE_HOLDER=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --bootbench) BOOTBENCH=$2; shift 2 ;;
       --floor-tool) FLOOR_TOOL=$2; shift 2 ;;
-      --ssh-key) SSH_KEY=$2; shift 2 ;;
-      --scenario) SCENARIO=$2; shift 2 ;;
+      --update-holder) UPDATE_HOLDER=$2; shift 2 ;;
       --workdir) WORK=$2; shift 2 ;;
       --boot) BOOT_MODE=$2; shift 2 ;;
       *) usage ;;
     esac
   done
-  [ -n "$BOOTBENCH" ] && [ -n "$SCENARIO" ] && [ -n "$WORK" ] || usage
+  [ -n "$BOOTBENCH" ] && [ -n "$WORK" ] || usage
   [ -x "$BOOTBENCH" ] || vm_die "bootbench binary not found or not executable: $BOOTBENCH"
+  [ -z "$UPDATE_HOLDER" ] || [ -x "$UPDATE_HOLDER" ] || vm_die "not executable: $UPDATE_HOLDER"
   case "$BOOT_MODE" in extlinux | kernel) ;; *) usage ;; esac
-  [ "$SCENARIO" != ansible ] || [ -f "$SSH_KEY" ] || vm_die "the ansible scenario needs --ssh-key PUB (a public key file)"
   ROOTFS=$WORK/rootfs SR=$WORK/sysroot REPO=$WORK/sysroot/ostree/repo
 }
 
@@ -67,7 +78,8 @@ parse_args() {
 # Changes to what goes into the archive make a new key (bump the "v1" when
 # the mmdebstrap call changes otherwise).
 cache_key() {
-  printf '%s\n' v1 bookworm "${PACKAGES[@]}" "$DRACUT_CONF" | sha256sum | cut -c1-12
+  printf '%s\n' v2 "$SUITE" "${PACKAGES[@]}" "$DRACUT_CONF" \
+    "$(cat "$HERE/guest/selinux/fedora-init-exec.cil" "$HERE/guest/selinux/subs_dist")" | sha256sum | cut -c1-12
 }
 
 mmdebstrap_root() {
@@ -79,9 +91,12 @@ mmdebstrap_root() {
     --setup-hook='mkdir -p "$1/etc/dracut.conf.d" && cat >"$1/etc/dracut.conf.d/90-bootbench-vm.conf" <<EOF
 '"$DRACUT_CONF"'
 EOF' \
+    --customize-hook='mkdir -p "$1/tmp/bootbench-selinux"' \
+    --customize-hook="copy-in $HERE/guest/selinux/fedora-init-exec.cil $HERE/guest/selinux/subs_dist /tmp/bootbench-selinux" \
+    --customize-hook='chroot "$1" sh -c "semodule -X 400 -i /tmp/bootbench-selinux/fedora-init-exec.cil && cat /tmp/bootbench-selinux/subs_dist >>/etc/selinux/default/contexts/files/file_contexts.subs_dist && rm -r /tmp/bootbench-selinux"' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --format=tar bookworm "$out.partial.tar" || vm_die "mmdebstrap failed (is the Debian mirror reachable?)"
+    --format=tar "$SUITE" "$out.partial.tar" || vm_die "mmdebstrap failed (is the Debian mirror reachable?)"
   mv "$out.partial.tar" "$out"
 }
 
@@ -135,6 +150,20 @@ convert_tree() {
   for d in home opt srv mnt; do mv "$r/$d" "$r/var/$d"; ln -s "var/$d" "$r/$d"; done
   mv "$r/root" "$r/var/roothome" && ln -s var/roothome "$r/root"
   rm -rf "$r/usr/local" && mkdir -p "$r/var/usrlocal" && ln -s ../var/usrlocal "$r/usr/local"
+  sed -i "s/^SELINUX=.*/SELINUX=$SELINUX_MODE/" "$r/etc/selinux/config"
+  # This host's libselinux (3.4) cannot read the compiled contexts of Debian
+  # 13's (3.8) and would label from nothing: both read the text files.
+  find "$r/etc/selinux" -name 'file_contexts*.bin' -delete
+  # The policy module store lives in /etc, as on Fedora's ostree systems:
+  # ostree admin deploy rebuilds a deployment's policy from it (semodule in
+  # bwrap), and /var is no part of a commit.
+  mv "$r/var/lib/selinux/default/"* "$r/etc/selinux/default/"
+  rm -rf "$r/var/lib/selinux"
+  echo "store-root = /etc/selinux" >>"$r/etc/selinux/semanage.conf"
+  local f
+  for f in "$r/etc/selinux/default/active/file_contexts.local" "$r/etc/selinux/default/contexts/files/file_contexts.local"; do
+    grep -v '^#' "$HERE/guest/selinux/file_contexts.local" >>"$f"
+  done
   tar -C "$r/var" -cf "$WORK/var.tar" .
   rm -rf "${r:?}/var"/* "${r:?}/dev"/* "${r:?}/tmp"/* "${r:?}/run"/*
   mkdir -p "$r/sysroot" && ln -s sysroot/ostree "$r/ostree"
@@ -155,6 +184,38 @@ EOF
   mv "$r/etc" "$r/usr/etc"
 }
 
+# The stateroot's /var is no part of a commit: label it as the guest's policy
+# says, with the root's own setfiles (the labels go into the disk with
+# mkfs.ext4 -d). So /var/lib/bootbench/bin/bootbench is var_lib_t, as on Fedora.
+label_var() {
+  in_root "$1" /var setfiles -F "$FILE_CONTEXTS" /var || vm_die "setfiles could not label the stateroot's /var"
+}
+
+FILE_CONTEXTS=/usr/etc/selinux/default/contexts/files/file_contexts
+
+# Runs a command in the converted root with DIR bound at MOUNTPOINT there.
+in_root() {
+  local dir=$1 at=$2
+  shift 2
+  mkdir -p "$ROOTFS$at"
+  unshare -m sh -c 'r=$1 dir=$2 at=$3; shift 3
+    mount --bind "$dir" "$r$at" && mount -t proc proc "$r/proc" && exec chroot "$r" "$@"' \
+    _ "$ROOTFS" "$dir" "$at" "$@"
+}
+
+# Each deployment's /etc is a copy ostree made at deploy time, not part of
+# the commit: label it as /etc. The rest of the sysroot as sysroot_contexts says.
+label_sysroot() {
+  local d
+  for d in "$SR/ostree/deploy/$OS/deploy"/*/; do
+    in_root "$d/etc" /etc setfiles -F "$FILE_CONTEXTS" /etc || vm_die "setfiles could not label $d/etc"
+  done
+  cp "$HERE/guest/sysroot_contexts" "$ROOTFS/tmp/sysroot_contexts"
+  in_root "$SR" /sysroot setfiles -F -r /sysroot /tmp/sysroot_contexts /sysroot ||
+    vm_die "setfiles could not label the sysroot"
+  rm -f "$ROOTFS/tmp/sysroot_contexts"
+}
+
 # The test's own units and scripts (see guest/), and the experiment file.
 add_test_files() {
   local r=$ROOTFS u
@@ -165,11 +226,26 @@ add_test_files() {
     ln -sf "../$u.service" "$r/usr/etc/systemd/system/multi-user.target.wants/$u.service"
   done
   install -D -m 0644 "$HERE/guest/experiment.toml" "$r/usr/etc/bootbench-vm/experiment.toml"
+  add_hostile_host
   install -D -m 0644 /dev/null "$r/usr/lib/bootbench-vm/variant"
   echo base >"$r/usr/lib/bootbench-vm/variant"
-  if [ "$SCENARIO" = ansible ]; then add_ssh_access; else
-    rm -f "$r/usr/etc/systemd/system/multi-user.target.wants/ssh.service" "$r/usr/etc/systemd/system/sshd.service"
-  fi
+  add_ssh_access
+}
+
+# What a Fedora Atomic host does to a night (docs/vm.md, "The traps"): idle
+# suspend, an update at boot that stages and holds the sysroot lock, a unit
+# whose binary is var_lib_t (SELinux), a layered deployment and one whose
+# tree cannot load bootbench.
+add_hostile_host() {
+  local r=$ROOTFS u
+  install -D -m 0644 "$HERE/guest/logind-idle.conf" "$r/usr/etc/systemd/logind.conf.d/90-bootbench-vm-idle.conf"
+  for u in rpm-ostreed-automatic.timer rpm-ostreed-automatic.service rpm-ostreed.service bootbench-vm-exec-trap.service; do
+    install -D -m 0644 "$HERE/guest/$u" "$r/usr/lib/systemd/system/$u"
+  done
+  mkdir -p "$r/usr/etc/systemd/system/timers.target.wants"
+  ln -sf /usr/lib/systemd/system/rpm-ostreed-automatic.timer "$r/usr/etc/systemd/system/timers.target.wants/"
+  if [ -n "$UPDATE_HOLDER" ]; then install -D -m 0755 "$UPDATE_HOLDER" "$r/usr/libexec/bootbench-vm/vm-update-holder"; fi
+  install -D -m 0644 -t "$r/usr/etc/bootbench-vm/refusals" "$HERE/guest/refusals/"*.toml
 }
 
 # The ansible scenario: qemu's user network (10.0.2.15, the host's loopback
@@ -180,9 +256,6 @@ add_ssh_access() {
   install -D -m 0644 "$HERE/guest/qemu-user.network" "$r/usr/etc/systemd/network/10-qemu-user.network"
   ln -sf /lib/systemd/system/systemd-networkd.service \
     "$r/usr/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
-  mkdir -p "$WORK/var-extra/roothome/.ssh"
-  install -m 0600 "$SSH_KEY" "$WORK/var-extra/roothome/.ssh/authorized_keys"
-  chmod 0700 "$WORK/var-extra/roothome/.ssh"
 }
 
 # A root holding only the benchmark tools and what they link, as a tar that
@@ -213,15 +286,30 @@ check_runtime_libs() {
 $missing"
 }
 
+# The refusals (every scenario's first boot): vm/layered carries rpm-ostree's client
+# layer mark; vm/nolib lacks libcurl, which bootbench needs.
+commit_refusal_refs() {
+  ostree commit --repo="$REPO" --branch=vm/layered --tree=ref=vm/a --add-metadata=rpmostree.clientlayer=true \
+    --subject="bootbench VM test: a client layer" --add-metadata-string=version=layered >/dev/null
+  local co=$WORK/nolib-tree
+  ostree checkout --repo="$REPO" -H vm/a "$co"
+  find "$co/usr/lib" -name 'libcurl.so.4*' -delete
+  ostree commit --repo="$REPO" --branch=vm/nolib --tree=dir="$co" --link-checkout-speedup \
+    --subject="bootbench VM test: a tree without libcurl" --add-metadata-string=version=nolib >/dev/null
+  rm -rf "$co"
+}
+
 commit_refs() {
   vm_log "ostree: committing vm/base, vm/a, vm/b"
-  ostree commit --repo="$REPO" --branch=vm/base --tree=dir="$ROOTFS" \
+  # Labelled by the root's own policy, as Fedora composes its commits.
+  ostree commit --repo="$REPO" --branch=vm/base --tree=dir="$ROOTFS" --selinux-policy="$ROOTFS" \
     --subject="bootbench VM test base" --add-metadata-string=version=base >/dev/null
   local v
   for v in a b; do
     mkdir -p "$WORK/overlay-$v/usr/lib/bootbench-vm"
     echo "$v" >"$WORK/overlay-$v/usr/lib/bootbench-vm/variant"
     ostree commit --repo="$REPO" --branch="vm/$v" --tree=ref=vm/base --tree=dir="$WORK/overlay-$v" \
+      --selinux-policy="$ROOTFS" \
       --subject="bootbench VM test target $v" --add-metadata-string=version="$v" >/dev/null
   done
 }
@@ -251,20 +339,33 @@ deploy_all() {
   ostree admin init-fs "$SR" >/dev/null
   ostree admin os-init --sysroot="$SR" "$OS" >/dev/null
   commit_refs
+  commit_refusal_refs
+  local order=(nolib layered b a base)
   prepare_bootloader_config
   local v retain=()
-  for v in b a base; do
+  for v in "${order[@]}"; do
     vm_log "ostree: deploying vm/$v"
-    ostree admin deploy --sysroot="$SR" --os="$OS" "${retain[@]}" \
+    # vm/layered is deployed as an image is, with rpm-ostree's client layer on it.
+    local origin=()
+    [ "$v" != layered ] || origin=(--origin-file="$HERE/guest/layered.origin")
+    ostree admin deploy --sysroot="$SR" --os="$OS" "${retain[@]}" "${origin[@]}" \
       --karg=root=LABEL=$FS_LABEL --karg=rw --karg=console=ttyS0 --karg=panic=10 \
+      --karg=security=selinux --karg=selinux=1 --karg=enforcing=$([ "$SELINUX_MODE" = enforcing ] && echo 1 || echo 0) \
       --karg=bootbench_vm.variant=$v "vm/$v" >/dev/null
     retain=(--retain)
   done
   # b is pinned before the experiment, a is not: bootbench pins both for the
   # experiment and must put each back as it was.
   ostree admin pin --sysroot="$SR" 2 >/dev/null
+  mkdir -p "$SR/ostree/deploy/$OS/var/lib/bootbench-vm"
+  for v in layered nolib; do
+    grep -l -e "^refspec=vm/$v\$" -e "bootbench-vm/$v:1\$" "$SR/ostree/deploy/$OS/deploy/"*.origin | xargs -n1 basename | sed 's/\.origin$//' \
+      >"$SR/ostree/deploy/$OS/var/lib/bootbench-vm/deploy-$v"
+  done
   local var=$SR/ostree/deploy/$OS/var
   tar -C "$var" -xf "$WORK/var.tar"
+  # A persistent journal: the checks read every boot's SELinux denials.
+  mkdir -p "$var/log/journal"
   if [ -d "$WORK/var-extra" ]; then cp -a "$WORK/var-extra/." "$var/"; fi
   install -D -m 0755 "$BOOTBENCH" "$var/lib/bootbench/bin/bootbench"
   # bench/switch-default --live: the bare libostree reorder beside bootbench's
@@ -273,8 +374,10 @@ deploy_all() {
     install -D -m 0755 "$FLOOR_TOOL" "$var/lib/bootbench-vm/switch-default"
   fi
   mkdir -p "$var/lib/bootbench-vm"
-  echo "$SCENARIO" >"$var/lib/bootbench-vm/scenario"
   make_tools_tar "$var/lib/bootbench-vm/tools-root.tar"
+  install -m 0755 /bin/true "$var/lib/bootbench-vm/exec-trap"
+  label_var "$var"
+  label_sysroot
 }
 
 write_manifest() {
@@ -283,6 +386,7 @@ write_manifest() {
     echo "BOOT_MODE=$BOOT_MODE"
     echo "PART_OFFSET=$([ "$BOOT_MODE" = extlinux ] && echo $PART_OFFSET || echo 0)"
     echo "OS=$OS"
+    echo "SELINUX=$SELINUX_MODE"
     for v in base a b; do
       echo "COMMIT_${v^^}=$(ostree rev-parse --repo="$REPO" "vm/$v")"
     done

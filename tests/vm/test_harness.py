@@ -167,5 +167,58 @@ class BootTimes(unittest.TestCase):
                       vm_checks.boot_times_problems("r.json", result_with_boot(finish=None))[0])
 
 
+class FedoraTraps(unittest.TestCase):
+    """The checks of the Fedora-like guest (issue 29) fail with the time, the
+    boot and the reason, and pass on what a good night prints."""
+
+    def night(self):
+        return boot(0, 1, "base", down=None) + boot(100, 2, "a", run="a-1") + boot(200, 3, "base", down="Power down")
+
+    def test_a_suspend_during_the_night_names_its_time_and_boot(self):
+        lines = self.night() + [(150, "HARNESS suspend: the guest suspended itself (QMP SUSPEND); waking it"),
+                                (260, "BOOTBENCH-VM idle trap: waiting for logind to suspend the idle machine")]
+        every = vm_checks.boots_from_console(sorted(lines))
+        with self.assertRaises(vm_checks.CheckFailed) as e:
+            vm_checks.check_suspends(sorted(lines), every, "wrong-boot")
+        self.assertIn("at 150 s in boot 2 (a)", str(e.exception))
+
+    def test_the_idle_trap_must_suspend_the_idle_machine(self):
+        lines = self.night() + [(260, "BOOTBENCH-VM idle trap: waiting for logind to suspend the idle machine")]
+        every = vm_checks.boots_from_console(lines)
+        with self.assertRaises(vm_checks.CheckFailed) as e:
+            vm_checks.check_suspends(lines, every, "experiment")
+        self.assertIn("the idle trap is not armed", str(e.exception))
+        lines.append((355, "HARNESS suspend: the guest suspended itself (QMP SUSPEND); waking it"))
+        vm_checks.check_suspends(lines, every, "experiment")
+
+    def test_a_refusal_must_name_its_target(self):
+        ok = [(10, "BOOTBENCH-VM refusal layered: exit=0 cannot start: target hand-layered: layered packages x"),
+              (11, "BOOTBENCH-VM refusal nolib: exit=2 bootbench: error: target older-release: cannot load ..."),
+              (12, "BOOTBENCH-VM refusals: undeployed layered (x.0)"),
+              (13, "BOOTBENCH-VM refusals: undeployed nolib (y.0)")]
+        vm_checks.check_refusals(ok)
+        accepted = [(10, "BOOTBENCH-VM refusal layered: exit=0 ")] + ok[1:]
+        with self.assertRaises(vm_checks.CheckFailed) as e:
+            vm_checks.check_refusals(accepted)
+        self.assertIn("did not refuse target 'hand-layered'", str(e.exception))
+
+    def test_a_denial_naming_bootbench_fails_the_selinux_check(self):
+        with tempfile.TemporaryDirectory() as out:
+            Path(out, "bootbench-vm").mkdir()
+            avc = Path(out, "bootbench-vm", "avc.log")
+            lines = [(5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=203 label=x")]
+            img = type("Img", (), {"manifest": {"SELINUX": "enforcing"}})()
+            avc.write_text('audit: avc:  denied  { read } for pid=1 comm="systemd-journal" name="x"\n')
+            vm_checks.check_selinux(lines, img, out)
+            avc.write_text('audit: avc:  denied  { write } for pid=9 comm="bootbench" name="state.json"\n')
+            with self.assertRaises(vm_checks.CheckFailed) as e:
+                vm_checks.check_selinux(lines, img, out)
+            self.assertIn('comm="bootbench"', str(e.exception))
+            trap_open = [(5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=0 label=x")]
+            with self.assertRaises(vm_checks.CheckFailed) as e:
+                vm_checks.check_selinux(trap_open, img, out)
+            self.assertIn("the exec trap is not armed", str(e.exception))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

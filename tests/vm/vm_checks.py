@@ -278,10 +278,132 @@ def check(scenario, lines, img, out):
         {"smoke": check_smoke, "experiment": check_experiment, "ansible": check_experiment}[scenario](boots, img, out)
     if any("cut" in b for b in every):
         check_attempts_count_cuts(every, out)
+    check_selinux(lines, img, out)
+    check_suspends(lines, every, scenario)
+    if scenario != "smoke":
+        check_refusals(lines)
+    if scenario not in ("smoke", "power-cut"):
+        check_update_at_boot(lines, out)
     if scenario != "smoke":
         check_read_only_sysroot(lines, out)
         check_tools_from_container(lines, out)
         check_boot_times(out)
+
+
+# --- the Fedora-like traps (docs/vm.md, "The traps") ----------------------------
+
+SELINUX_LINE = re.compile(r"BOOTBENCH-VM selinux: mode=(\S+) policy=(\S*) exec-trap=(\S*)")
+# A denial names bootbench when its process, its file or its unit does:
+# bootbench itself, the podman it starts for the benches, its state and binary.
+BOOTBENCH_AVC = re.compile(r'comm="(bootbench[^"]*|podman|conmon|crun)"|bootbench(?!-vm)')
+
+
+def check_selinux(lines, img, out):
+    """The guest booted SELinux as the image says, the trap was armed (a
+    var_lib_t unit fails with 203/EXEC under enforcing), and no denial in
+    any boot's journal names bootbench."""
+    want = img.manifest.get("SELINUX", "enforcing")
+    probe = [SELINUX_LINE.search(s) for _, s in lines if SELINUX_LINE.search(s)]
+    expect(probe, "the first boot printed no 'BOOTBENCH-VM selinux:' line (the SELinux probe did not run)")
+    mode, policy, trap = probe[0].groups()
+    expect(mode.lower() == want, f"SELinux was {mode} in the first boot, the image asked for {want}")
+    denials = read_denials(out)
+    if want == "enforcing":
+        expect(trap == "203", f"the exec trap is not armed: a unit whose binary is var_lib_t ended with "
+                              f"status {trap!r}, expected 203 (EXEC), as on Fedora")
+    else:
+        expect(any("exec-trap" in d for d in denials), "permissive: no denial logged for the var_lib_t exec trap")
+    ours = [d for d in denials if BOOTBENCH_AVC.search(d)]
+    expect(not ours, f"{len(ours)} SELinux denials name bootbench (of {len(denials)} in all):\n" +
+           "\n".join(ours[:15]))
+    print(f"selinux: {mode} with policy {policy}; exec trap armed (status {trap}); "
+          f"{len(denials)} denials in all, none names bootbench")
+
+
+def read_denials(out):
+    path = Path(out) / "bootbench-vm" / "avc.log"
+    expect(path.exists(), f"{path} is missing: the last boot did not save the journal's denials")
+    return [d for d in path.read_text(errors="replace").splitlines() if "avc:" in d]
+
+
+TRAP_WAIT_LINE = "BOOTBENCH-VM idle trap: waiting"
+SUSPEND_LINE = "HARNESS suspend:"
+
+
+def boot_at(every, t):
+    """'boot N (variant)' of the console boot that time t falls in."""
+    label = "before the first boot"
+    for b in every:
+        if b["t_loader"] <= t:
+            label = f"boot {b.get('n', '?')} ({b.get('variant', 'before userspace')})"
+    return label
+
+
+def check_suspends(lines, every, scenario):
+    """No suspend while bootbench runs the night; the idle trap (smoke,
+    experiment: the machine idle after the end) proves logind would."""
+    trap_t = next((t for t, s in lines if TRAP_WAIT_LINE in s), None)
+    suspends = [t for t, s in lines if s.startswith(SUSPEND_LINE)]
+    early = [t for t in suspends if trap_t is None or t < trap_t]
+    expect(not early, "the guest suspended during the scenario: " +
+           ", ".join(f"at {t:.0f} s in {boot_at(every, t)}" for t in early))
+    if scenario in ("smoke", "experiment"):
+        expect(trap_t is not None and any(t > trap_t for t in suspends),
+               "the idle trap is not armed: the idle guest never suspended after the scenario "
+               "(logind IdleAction=suspend, IdleActionSec=90s)")
+        print(f"idle: no suspend during the scenario; the idle machine suspended "
+              f"{min(t for t in suspends if t > trap_t) - trap_t:.0f} s after the end (trap armed)")
+    else:
+        print("idle: no suspend during the scenario")
+
+
+REFUSAL_LINE = re.compile(r"BOOTBENCH-VM refusal (\S+): exit=(\d+) (.*)")
+REFUSALS = {"layered": ("hand-layered", "layered"), "nolib": ("older-release", "load")}
+
+
+def check_refusals(lines):
+    """plan refused the layered deployment and the one that cannot load
+    bootbench, each naming its target, and both went before start."""
+    seen = {m[1]: m for _, s in lines if (m := REFUSAL_LINE.search(s))}
+    for name, (target, word) in REFUSALS.items():
+        m = seen.get(name)
+        expect(m is not None, f"no 'refusal {name}' line: plan was not tried on the {name} target")
+        expect(target in m[3] and word in m[3] and ("cannot start" in m[3] or m[2] != "0"),
+               f"plan did not refuse target {target!r} ({name}) naming it: exit {m[2]}: {m[3]}")
+        expect(any(f"refusals: undeployed {name}" in s for _, s in lines),
+               f"the {name} deployment was not removed before the experiment")
+    print("refusals: plan refused the layered target and the one that cannot load bootbench, naming each")
+
+
+UPDATE_STAGED = "BOOTBENCH-VM update: staged"
+UPDATE_HOLD = "BOOTBENCH-VM update: holding the sysroot lock"
+DROPPED_LINE = "a staged update appeared during the experiment; it is dropped"
+LOCK_WAIT_LINE = re.compile(r"bootbench: the ostree sysroot \S+ is locked by another process")
+
+
+def check_update_at_boot(lines, out):
+    """The update at boot staged and held the lock in the experiment's boots;
+    bootbench dropped what it staged and flagged those runs (the deployments
+    and the boots are checked elsewhere: every run in the one it expected)."""
+    staged = sum(UPDATE_STAGED in s for _, s in lines)
+    held = sum(UPDATE_HOLD in s for _, s in lines)
+    expect(staged and held, f"the update at boot never staged ({staged}) or held the lock ({held})")
+    expect(any(DROPPED_LINE in s for _, s in lines),
+           "an update was staged during the experiment but bootbench never said it dropped it")
+    flagged = [run_id(r) for r in read_results(out).values() if quiet_flagged(r.get("conditions"))]
+    expect(flagged, "no run is flagged although the update service was running at its boot")
+    waited = sum(bool(LOCK_WAIT_LINE.search(s)) for _, s in lines)
+    print(f"update at boot: staged {staged}x, held the lock {held}x; bootbench dropped the staged "
+          f"deployment, waited for the lock {waited}x, flagged runs {', '.join(flagged)}")
+
+
+def quiet_flagged(node):
+    """Whether a run's conditions hold the quiet check's run-flagged record."""
+    if isinstance(node, dict):
+        if node.get("check") == "quiet" and node.get("decision") == "run-flagged":
+            return True
+        return any(quiet_flagged(v) for v in node.values())
+    return isinstance(node, list) and any(quiet_flagged(v) for v in node)
 
 
 def check_console_matches_guest_log(boots, out):

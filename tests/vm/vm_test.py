@@ -22,6 +22,8 @@ cache, default /var/cache/bootbench-vm, "none" to disable);
 BOOTBENCH_VM_WORKDIR (default: a new /var/tmp/bootbench-vm-<scenario>-XXXX per run).
 """
 import argparse
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -31,6 +33,7 @@ import sys
 import threading
 import tempfile
 import time
+import socket
 import urllib.request
 from pathlib import Path
 
@@ -42,7 +45,7 @@ import vm_cuts  # noqa: E402
 from vm_image import Image  # noqa: E402
 
 SKIP = 77
-MIRROR = "http://deb.debian.org/debian/dists/bookworm/InRelease"
+MIRROR = "http://deb.debian.org/debian/dists/trixie/InRelease"
 # TCG settings, overridable to measure others (docs/vm.md, "Stalls").
 TCG_THREAD = os.environ.get("BOOTBENCH_VM_TCG_THREAD", "multi")
 SMP = os.environ.get("BOOTBENCH_VM_SMP", "2")
@@ -50,7 +53,7 @@ QEMU = ["qemu-system-x86_64", "-accel", f"tcg,thread={TCG_THREAD}", "-smp", SMP,
         "-display", "none", "-vga", "none", "-monitor", "none",
         "-serial", "stdio"]
 NO_NETWORK = ["-nic", "none"]
-TIME_LIMITS = {"smoke": 600, "experiment": 1250, "wrong-boot": 1350, "power-cut": 1500, "ansible": 1500}
+TIME_LIMITS = {"smoke": 900, "experiment": 1500, "wrong-boot": 1500, "power-cut": 1700, "ansible": 1700}
 ROOT = HERE.parent.parent
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -98,7 +101,7 @@ def loop_device_usable():
 
 # tool -> Debian package
 TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "mkfs.ext4": "e2fsprogs", "debugfs": "e2fsprogs",
-         "ostree": "ostree", "sfdisk": "fdisk", "losetup": "mount", "mmdebstrap": "mmdebstrap",
+         "ostree": "ostree", "bwrap": "bubblewrap", "sfdisk": "fdisk", "losetup": "mount", "mmdebstrap": "mmdebstrap",
          "extlinux": "extlinux", "/usr/lib/syslinux/mbr/mbr.bin": "syslinux-common",
          "ansible-playbook": "ansible-core", "ssh": "openssh-client", "ssh-keygen": "openssh-client"}
 
@@ -129,7 +132,8 @@ def preflight(args):
     if os.geteuid() != 0:
         raise Skip("needs root (mmdebstrap --mode=root, loop mounts, ownership in the image)")
     install_missing()
-    tools = ["qemu-system-x86_64", "mkfs.ext4", "debugfs", "ostree", "sfdisk"]
+    # bwrap: ostree admin deploy rebuilds a deployment's SELinux policy in it.
+    tools = ["qemu-system-x86_64", "mkfs.ext4", "debugfs", "ostree", "bwrap", "sfdisk"]
     if not fresh_cache():
         tools.append("mmdebstrap")
     if args.scenario == "ansible":
@@ -137,7 +141,7 @@ def preflight(args):
     missing = [t for t in tools if not have(t)]
     if missing:
         raise Skip(f"missing tools: {' '.join(missing)} (apt-get install qemu-system-x86 mmdebstrap "
-                   "e2fsprogs ostree fdisk extlinux syslinux-common ansible-core openssh-client)")
+                   "e2fsprogs ostree bubblewrap fdisk extlinux syslinux-common ansible-core openssh-client)")
     if not fresh_cache() and not mirror_reachable():
         raise Skip(f"the Debian mirror is unreachable ({MIRROR}) and no cached root archive "
                    f"is in {cache_dir()}")
@@ -212,13 +216,59 @@ class Console:
         return any(rx.search(s) for _, s in self.snapshot()[since:])
 
 
+class Qmp:
+    """qemu's machine protocol on a unix socket: every SUSPEND of the guest
+    goes on the console log as a HARNESS line (the checks fail a suspend that
+    was not the idle trap's) and the guest is woken at once (system_wakeup),
+    as a user would, so that the scenario goes on and reports."""
+
+    def __init__(self, path, console):
+        self.path, self.console = str(path), console
+
+    def args(self):
+        return ["-qmp", f"unix:{self.path},server=on,wait=off"]
+
+    def watch(self, proc):
+        threading.Thread(target=self._run, args=(proc,), daemon=True).start()
+
+    def _connect(self, proc):
+        while proc.poll() is None:
+            try:
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(self.path)
+                return s
+            except OSError:
+                time.sleep(0.2)
+        return None
+
+    def _run(self, proc):
+        s = self._connect(proc)
+        if s is None:
+            return
+        with s, s.makefile("rw") as f:
+            f.write('{"execute": "qmp_capabilities"}\n')
+            f.flush()
+            for line in f:
+                event = json.loads(line).get("event") if line.strip() else None
+                if event == "SUSPEND":
+                    self.console.add(b"HARNESS suspend: the guest suspended itself (QMP SUSPEND); waking it")
+                    f.write('{"execute": "system_wakeup"}\n')
+                    f.flush()
+                elif event == "WAKEUP":
+                    self.console.add(b"HARNESS wakeup: the guest woke up (QMP WAKEUP)")
+
+
 def run_qemu(cmd, console, deadline):
     """Runs one qemu process until it exits (returns its status) or until the
     watch says to cut the power (kills it at once, returns the Cut). Fails at
     the deadline."""
+    qmp = Qmp(Path(console.path).parent / "qmp.sock", console)
+    Path(qmp.path).unlink(missing_ok=True)
+    cmd = cmd + qmp.args()
     log("qemu: " + " ".join(cmd))
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
+    qmp.watch(proc)
     reader = threading.Thread(target=console.feed, args=(proc.stdout,), daemon=True)
     reader.start()
     outcome = None
@@ -300,19 +350,58 @@ def remove_tree(path):
                    check=True)
 
 
-def build_image(args, work, ssh_key=None):
+def image_key(args):
+    """What the shared image is built from: the scripts, the guest's files and
+    the binaries installed into it."""
+    h = hashlib.sha256()
+    files = [HERE / "build-image.sh", HERE / "lib.sh", *sorted((HERE / "guest").rglob("*"))]
+    files += [Path(p) for p in (args.bootbench, args.floor_tool, args.update_holder) if p]
+    for f in files:
+        if f.is_file():
+            h.update(f.name.encode() + b"\0" + f.read_bytes())
+    h.update(args.boot.encode())
+    return h.hexdigest()[:16]
+
+
+def shared_image(args):
+    """One image for every scenario of a suite run: built once into
+    /var/tmp/bootbench-vm-image-<key> (older ones removed), copied by each."""
+    key = image_key(args)
+    d = Path(os.environ.get("BOOTBENCH_VM_IMAGES", "/var/tmp")) / f"bootbench-vm-image-{key}"
+    lock = open(f"{d}.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        if not (d / "manifest.env").exists():
+            for old in d.parent.glob("bootbench-vm-image-*"):
+                if old.is_dir() and old != d:
+                    remove_tree(old)
+            t = time.monotonic()
+            cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--workdir", str(d),
+                   "--boot", args.boot]
+            cmd += ["--floor-tool", args.floor_tool] if args.floor_tool else []
+            cmd += ["--update-holder", args.update_holder] if args.update_holder else []
+            log("building the shared image: " + " ".join(cmd))
+            if subprocess.run(cmd).returncode != 0:
+                remove_tree(d)
+                raise Fail("the image build failed (see the messages above)")
+            log(f"image built in {time.monotonic() - t:.1f} s")
+        else:
+            log(f"image: reusing the shared image {d}")
+    finally:
+        lock.close()
+    return d
+
+
+def build_image(args, work):
+    src = shared_image(args)
+    dest = work / "image"
+    dest.mkdir(parents=True, exist_ok=True)
     t = time.monotonic()
-    cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--scenario", args.scenario,
-           "--workdir", str(work / "image"), "--boot", args.boot]
-    if args.floor_tool:
-        cmd += ["--floor-tool", args.floor_tool]
-    if ssh_key:
-        cmd += ["--ssh-key", str(ssh_key)]
-    log("building the image: " + " ".join(cmd))
-    if subprocess.run(cmd).returncode != 0:
-        raise Fail("the image build failed (see the messages above)")
-    log(f"image built in {time.monotonic() - t:.1f} s")
-    return Image(work / "image")
+    for name in ("manifest.env", "build-times.env"):
+        shutil.copy(src / name, dest / name)
+    subprocess.run(["cp", "--sparse=always", str(src / "disk.img"), str(dest / "disk.img")], check=True)
+    log(f"image copied in {time.monotonic() - t:.1f} s")
+    return Image(dest)
 
 
 def work_dir(args):
@@ -358,15 +447,17 @@ def run(args):
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     key = vm_ansible.make_key(work) if args.scenario == "ansible" else None
-    img = build_image(args, work, key and key[1])
+    img = build_image(args, work)
     watch = vm_cuts.Watch(planned=list(vm_cuts.POWER_CUTS) if args.scenario == "power-cut" else [])
     console = Console(work / "console.log", watch)
     log(f"booting ({args.boot}); console: {console.path}")
     deadline = time.monotonic() + (args.time_limit or TIME_LIMITS[args.scenario])
-    qemu, controller = QEMU + NO_NETWORK, None
+    # The shared image learns its scenario (and the controller's key) here.
+    fw_cfg = ["-fw_cfg", f"name=opt/bootbench-vm/scenario,string={args.scenario}"]
+    qemu, controller = QEMU + NO_NETWORK + fw_cfg, None
     if key:
         port = vm_ansible.free_port()
-        qemu = QEMU + vm_ansible.qemu_nic(port)
+        qemu = QEMU + vm_ansible.qemu_nic(port) + fw_cfg + ["-fw_cfg", f"name=opt/bootbench-vm/ssh-key,file={key[1]}"]
         controller = vm_ansible.Controller(work, port, key[0], args.bootbench, ROOT, console, log)
         controller.start()
     try:
@@ -411,6 +502,7 @@ def main():
     p.add_argument("--bootbench", required=True, help="the bootbench binary to install in the image")
     p.add_argument("--boot", default="auto", choices=["auto", "extlinux", "kernel"])
     p.add_argument("--floor-tool", help="bench/switch-default, run in the guest's first boot (experiment)")
+    p.add_argument("--update-holder", help="guest/update_holder.cpp built: the update at boot holds the lock")
     p.add_argument("--time-limit", type=int, default=0, help="seconds for all the boots")
     p.add_argument("--recheck", action="store_true",
                    help="only check the results kept in the work dir (KEEP=1) again")
@@ -418,6 +510,8 @@ def main():
     args.bootbench = os.path.abspath(args.bootbench)
     if args.floor_tool:
         args.floor_tool = os.path.abspath(args.floor_tool)
+    if args.update_holder:
+        args.update_holder = os.path.abspath(args.update_holder)
     try:
         return run(args)
     except Skip as e:
