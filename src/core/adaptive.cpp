@@ -13,20 +13,6 @@ namespace bootbench::core {
 
 namespace {
 
-std::vector<size_t> round_order(const Experiment& e, int round) {
-    std::vector<size_t> seq(e.targets.size());
-    for (size_t t = 0; t < seq.size(); ++t)
-        seq[t] = t;
-    if (e.order == Order::counterbalanced && round % 2 == 0)
-        std::reverse(seq.begin(), seq.end());
-    if (e.order == Order::random) {
-        SplitMix64 rng(e.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<unsigned long long>(round)));
-        for (size_t i = seq.size(); i > 1; --i)
-            std::swap(seq[i - 1], seq[rng.below(i)]);
-    }
-    return seq;
-}
-
 bool is_primary(const Experiment& e, const std::string& key) {
     const auto& p = e.adaptive ? e.adaptive->primary : std::vector<std::string>{};
     return p.empty() || std::find(p.begin(), p.end(), key) != p.end();
@@ -87,17 +73,6 @@ std::string rounds_text(int n) {
 }
 
 } // namespace
-
-std::vector<PlannedRun> plan_round(const Experiment& e, int round) {
-    std::vector<PlannedRun> out;
-    for (size_t t : round_order(e, round))
-        out.push_back({e.targets[t].name + "-" + std::to_string(round), e.targets[t].name, round});
-    return out;
-}
-
-std::vector<PlannedRun> initial_plan(const Experiment& e) {
-    return e.adaptive ? plan_round(e, 1) : plan_runs(e);
-}
 
 std::vector<MetricPrecision> primary_precision(const Experiment& e, const std::vector<RunResult>& runs) {
     std::vector<MetricPrecision> out;

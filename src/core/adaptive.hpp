@@ -42,14 +42,6 @@ struct RoundClock {
     double pace_s = 0;
 };
 
-// Run `round` (from 1): one run per target, ordered by e.order
-// (counterbalanced: every other round reversed; random: shuffled from the
-// seed and the round). Run ids are "<target>-<round>".
-std::vector<PlannedRun> plan_round(const Experiment& e, int round);
-// What start puts in the state: the first round of an adaptive experiment,
-// every run of a fixed one.
-std::vector<PlannedRun> initial_plan(const Experiment& e);
-
 // The relative half-width of the ratio's 95% interval for every primary
 // metric (every metric when primary is empty) and every non-baseline
 // target: the interval the report computes, from the same runs.

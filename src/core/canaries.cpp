@@ -1,7 +1,7 @@
 #include "core/canaries.hpp"
 
 #include "core/json_read.hpp"
-#include "core/parsers.hpp"
+#include "core/number.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // turned into ok / warn / fail lines, each with its fix. Pure: the same facts
 // give the same lines, so every verdict is tested without a machine. `start`
 // runs the same checks and refuses on a fail before it changes anything.
+#include "core/doctor_check.hpp"
 #include "core/experiment.hpp"
 #include "core/idle_suspend.hpp"
 #include "core/tools_image.hpp"
@@ -14,16 +15,6 @@
 #include <vector>
 
 namespace bootbench::core {
-
-enum class CheckStatus { ok, warn, fail };
-const char* to_string(CheckStatus v);
-
-struct DoctorCheck {
-    std::string name; // stable key for --json: "ostree", "free-space-var", ...
-    CheckStatus status = CheckStatus::ok;
-    std::string message;
-    std::string fix; // "" when there is nothing to do
-};
 
 // A tool a bench or the load runs on the host.
 struct ToolFact {

@@ -1,7 +1,6 @@
 #include "core/experiment.hpp"
 
 #include "core/error.hpp"
-#include "core/quiet.hpp"
 #include "core/toml_reader.hpp"
 
 #include <algorithm>
@@ -253,14 +252,6 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     bool quick = e.quick;
     e.quick = false; // set by quick_version, once it has scaled the times down
     return quick ? quick_version(std::move(e)) : e;
-}
-
-bool is_valid_image_reference(const std::string& ref) {
-    auto allowed = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("._/:@-").find(c) != std::string_view::npos;
-    };
-    return !ref.empty() && ref.size() <= 255 && std::isalnum(static_cast<unsigned char>(ref[0])) &&
-           std::all_of(ref.begin(), ref.end(), allowed);
 }
 
 Experiment quick_version(Experiment e) {

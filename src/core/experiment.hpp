@@ -1,17 +1,14 @@
 #pragma once
 // The experiment file's model: plain values, validated once at parse time.
+#include "core/names.hpp"
+#include "core/source_pos.hpp"
+
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace bootbench::core {
-
-// Where a value came from in the experiment file, for FILE:LINE:COL messages.
-struct SourcePos {
-    int line = 0;
-    int column = 0;
-};
 
 // Limits on the experiment file: each bounds what a value can make bootbench
 // allocate or wait for. The README lists every key's range.
@@ -163,13 +160,6 @@ const char* to_string(Order order);
 const char* to_string(SelectorKind kind);
 const char* to_string(BenchKind kind);
 const char* to_string(Better better);
-
-// A container image reference as podman takes it: [A-Za-z0-9._/:@-], at most
-// 255 characters, starting with a letter or digit (never an option).
-bool is_valid_image_reference(const std::string& ref);
-
-// experiment.name and target.name: [a-z0-9][a-z0-9._-]{0,63}, and never "..".
-bool is_valid_name(const std::string& name);
 
 // Scales run times down for rehearsals: no settling, short benches. Applied
 // once: an experiment that is already quick comes back unchanged.

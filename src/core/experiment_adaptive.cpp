@@ -2,8 +2,6 @@
 // an experiment that sizes itself to the night (core/adaptive decides).
 #include "core/experiment.hpp"
 #include "core/metric_catalog.hpp"
-#include "core/parsers.hpp"
-#include "core/per_watt.hpp"
 #include "core/toml_reader.hpp"
 
 #include <cstdio>

@@ -191,11 +191,6 @@ void check_cross_references(TomlReader& r, const toml::table& root, const Experi
     }
 }
 
-bool is_valid_name(const std::string& name) {
-    static const Regex re("[a-z0-9][a-z0-9._-]{0,63}");
-    return re.full_match(name) && name.find("..") == std::string::npos;
-}
-
 const Target* Experiment::find_target(const std::string& target_name) const {
     for (const auto& t : targets)
         if (t.name == target_name)

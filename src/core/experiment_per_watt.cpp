@@ -1,8 +1,7 @@
 // [report] per_watt: each name is a metric a bench gives, and one that is
 // higher-is-better (a rate or a count): a latency per watt means nothing.
 #include "core/experiment.hpp"
-#include "core/parsers.hpp"
-#include "core/per_watt.hpp"
+#include "core/metric_catalog.hpp"
 #include "core/toml_reader.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #include "core/idle_suspend.hpp"
-#include "core/doctor.hpp"
+#include "core/doctor_check.hpp"
 
 #include <sstream>
 

@@ -5,13 +5,13 @@
 // (sys/probe/idle_suspend), judged here for `doctor`: bootbench holds a
 // logind block inhibitor for sleep and idle while a boot's work runs, but
 // not in the minutes before the unit starts, nor after a failure.
+#include "core/doctor_check.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace bootbench::core {
-
-struct DoctorCheck; // core/doctor.hpp
 
 // One configuration file as read: its path (for the message) and its text.
 struct ConfText {

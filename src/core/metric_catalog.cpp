@@ -2,6 +2,18 @@
 
 namespace bootbench::core {
 
+namespace {
+
+MetricSpec builtin(const char* key, const char* unit, Better better) {
+    MetricSpec m;
+    m.key = key;
+    m.unit = unit;
+    m.better = better;
+    return m;
+}
+
+} // namespace
+
 const std::vector<MetricInfo>& metric_catalog() {
     static const std::vector<MetricInfo> catalog = {
         {"sched_pipe_usecs_op", "us/op", Better::lower, "context switch (perf sched pipe)", MetricFrom::bench},
@@ -32,6 +44,30 @@ std::optional<MetricInfo> find_metric(const std::string& key) {
         if (m.key == key)
             return m;
     return std::nullopt;
+}
+
+std::vector<MetricSpec> expected_metrics(const Bench& bench) {
+    switch (bench.kind) {
+    case BenchKind::perf_sched_pipe:
+        return {builtin("sched_pipe_usecs_op", "us/op", Better::lower),
+                builtin("sched_pipe_ops_sec", "ops/s", Better::higher)};
+    case BenchKind::perf_sched_messaging:
+        return {builtin("sched_messaging_total_s", "s", Better::lower)};
+    case BenchKind::sysbench_threads:
+        return {builtin("sysbench_events", "events", Better::higher),
+                builtin("sysbench_lat_avg_ms", "ms", Better::lower),
+                builtin("sysbench_lat_95th_ms", "ms", Better::lower)};
+    case BenchKind::schbench:
+        return {builtin("schbench_p50_us", "us", Better::lower),
+                builtin("schbench_p99_us", "us", Better::lower)};
+    case BenchKind::command:
+        return bench.metrics;
+    }
+    return {};
+}
+
+std::string per_watt_key(const std::string& metric) {
+    return metric + "_per_watt";
 }
 
 } // namespace bootbench::core

@@ -1,9 +1,9 @@
 #include "core/parsers.hpp"
 
 #include "core/error.hpp"
+#include "core/number.hpp"
 #include "core/regex.hpp"
 
-#include <charconv>
 #include <cmath>
 
 namespace bootbench::core {
@@ -11,12 +11,7 @@ namespace bootbench::core {
 namespace {
 
 std::string_view trim(std::string_view s) {
-    const char* blanks = " \t\r\n";
-    size_t b = s.find_first_not_of(blanks);
-    if (b == std::string_view::npos)
-        return {};
-    size_t e = s.find_last_not_of(blanks);
-    return s.substr(b, e - b + 1);
+    return trim_blanks(s);
 }
 
 std::vector<std::string_view> lines_of(std::string_view text) {
@@ -38,17 +33,6 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::optional<double> parse_any_number(std::string_view text) {
-    text = trim(text);
-    if (!text.empty() && text.front() == '+')
-        text.remove_prefix(1);
-    double v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        return std::nullopt;
-    return v;
 }
 
 // "LABEL  value" with an optional unit glued to the value ("3.0005s").
@@ -83,14 +67,6 @@ void add(std::vector<MetricValue>& out, const char* key, std::optional<double> v
     out.push_back({key, *v});
 }
 
-MetricSpec builtin(const char* key, const char* unit, Better better) {
-    MetricSpec m;
-    m.key = key;
-    m.unit = unit;
-    m.better = better;
-    return m;
-}
-
 // schbench's percentile line: "\t* 99.0th: 9776       (123 samples)".
 std::optional<std::pair<std::string, double>> schbench_percentile(std::string_view line) {
     line = trim(line);
@@ -123,33 +99,6 @@ bool is_schbench_final_marker(std::string_view line) {
 }
 
 } // namespace
-
-std::optional<double> parse_number(std::string_view text) {
-    auto v = parse_any_number(text);
-    if (!v || *v < 0)
-        return std::nullopt;
-    return v;
-}
-
-std::vector<MetricSpec> expected_metrics(const Bench& bench) {
-    switch (bench.kind) {
-    case BenchKind::perf_sched_pipe:
-        return {builtin("sched_pipe_usecs_op", "us/op", Better::lower),
-                builtin("sched_pipe_ops_sec", "ops/s", Better::higher)};
-    case BenchKind::perf_sched_messaging:
-        return {builtin("sched_messaging_total_s", "s", Better::lower)};
-    case BenchKind::sysbench_threads:
-        return {builtin("sysbench_events", "events", Better::higher),
-                builtin("sysbench_lat_avg_ms", "ms", Better::lower),
-                builtin("sysbench_lat_95th_ms", "ms", Better::lower)};
-    case BenchKind::schbench:
-        return {builtin("schbench_p50_us", "us", Better::lower),
-                builtin("schbench_p99_us", "us", Better::lower)};
-    case BenchKind::command:
-        return bench.metrics;
-    }
-    return {};
-}
 
 std::vector<MetricValue> parse_perf_sched_pipe(std::string_view out) {
     std::vector<MetricValue> values;

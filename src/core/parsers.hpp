@@ -4,6 +4,8 @@
 // a value that is absent, truncated or not a finite number is simply not
 // returned, and the caller records it as missing with a reason.
 #include "core/experiment.hpp"
+#include "core/metric_catalog.hpp"
+#include "core/number.hpp"
 #include "core/run_result.hpp"
 
 #include <optional>
@@ -17,9 +19,6 @@ struct MetricValue {
     std::string key;
     double value = 0;
 };
-
-// The metrics a bench is expected to produce, with unit and direction.
-std::vector<MetricSpec> expected_metrics(const Bench& bench);
 
 // `perf bench sched pipe`: sched_pipe_usecs_op, sched_pipe_ops_sec.
 std::vector<MetricValue> parse_perf_sched_pipe(std::string_view out);
@@ -45,10 +44,6 @@ ParsedOutput parse_command(std::string_view out, const std::vector<MetricSpec>& 
 
 // Dispatches on the bench's kind.
 ParsedOutput parse_bench_output(const Bench& bench, std::string_view out);
-
-// A decimal number with nothing else around it but blanks; nullopt for
-// "nan", "inf", negatives, empty text or trailing junk.
-std::optional<double> parse_number(std::string_view text);
 
 struct BenchMetrics {
     std::vector<Metric> metrics;

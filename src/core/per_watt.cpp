@@ -34,10 +34,6 @@ std::string warning_of(const std::string& bench, const PowerCount& c) {
 
 } // namespace
 
-std::string per_watt_key(const std::string& metric) {
-    return metric + "_per_watt";
-}
-
 std::vector<std::string> add_per_watt(std::vector<RunResult>& runs, const std::vector<std::string>& metrics) {
     std::map<std::string, PowerCount> counts;
     for (size_t i = 0; i < runs.size(); ++i)

@@ -3,15 +3,13 @@
 // higher-is-better metric divided by the average package power of the bench
 // that produced it (<bench>_power_w, core/energy), as its own metric that the
 // report compares like every other.
+#include "core/metric_catalog.hpp"
 #include "core/run_result.hpp"
 
 #include <string>
 #include <vector>
 
 namespace bootbench::core {
-
-// "sysbench_events" -> "sysbench_events_per_watt"
-std::string per_watt_key(const std::string& metric);
 
 // Adds <metric>_per_watt (unit "<unit>/W", higher is better) to every run
 // that has the metric and its bench's power. Returns one warning per bench

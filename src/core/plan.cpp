@@ -1,26 +1,9 @@
 #include "core/plan.hpp"
 
-#include "core/adaptive.hpp"
-
+#include <algorithm>
 #include <map>
 
 namespace bootbench::core {
-
-unsigned long long SplitMix64::next() {
-    unsigned long long z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-unsigned long long SplitMix64::below(unsigned long long bound) {
-    unsigned long long limit = ~0ULL - (~0ULL % bound);
-    unsigned long long x;
-    do
-        x = next();
-    while (x >= limit);
-    return x % bound;
-}
 
 namespace {
 
@@ -56,6 +39,20 @@ std::vector<size_t> order_targets(const Experiment& e) {
     return seq;
 }
 
+std::vector<size_t> round_order(const Experiment& e, int round) {
+    std::vector<size_t> seq(e.targets.size());
+    for (size_t t = 0; t < seq.size(); ++t)
+        seq[t] = t;
+    if (e.order == Order::counterbalanced && round % 2 == 0)
+        std::reverse(seq.begin(), seq.end());
+    if (e.order == Order::random) {
+        SplitMix64 rng(e.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<unsigned long long>(round)));
+        for (size_t i = seq.size(); i > 1; --i)
+            std::swap(seq[i - 1], seq[rng.below(i)]);
+    }
+    return seq;
+}
+
 } // namespace
 
 std::vector<PlannedRun> plan_runs(const Experiment& e) {
@@ -73,6 +70,17 @@ std::vector<PlannedRun> plan_runs(const Experiment& e) {
         out.push_back({name + "-" + std::to_string(k), name, k});
     }
     return out;
+}
+
+std::vector<PlannedRun> plan_round(const Experiment& e, int round) {
+    std::vector<PlannedRun> out;
+    for (size_t t : round_order(e, round))
+        out.push_back({e.targets[t].name + "-" + std::to_string(round), e.targets[t].name, round});
+    return out;
+}
+
+std::vector<PlannedRun> initial_plan(const Experiment& e) {
+    return e.adaptive ? plan_round(e, 1) : plan_runs(e);
 }
 
 } // namespace bootbench::core

@@ -1,6 +1,7 @@
 #pragma once
 // The run order: which target each boot measures. Pure and deterministic.
 #include "core/experiment.hpp"
+#include "core/random.hpp"
 
 #include <string>
 #include <vector>
@@ -15,18 +16,12 @@ struct PlannedRun {
 
 // An adaptive experiment's (core/adaptive) longest plan: every round to max.
 std::vector<PlannedRun> plan_runs(const Experiment& e);
-
-// A small, portable PRNG (splitmix64): the same seed gives the same order on
-// every platform, which std::shuffle with std::mt19937 does not promise.
-class SplitMix64 {
-public:
-    explicit SplitMix64(unsigned long long seed) : state_(seed) {}
-    unsigned long long next();
-    // Uniform in [0, bound), without modulo bias.
-    unsigned long long below(unsigned long long bound);
-
-private:
-    unsigned long long state_;
-};
+// Run `round` (from 1): one run per target, ordered by e.order
+// (counterbalanced: every other round reversed; random: shuffled from the
+// seed and the round). Run ids are "<target>-<round>".
+std::vector<PlannedRun> plan_round(const Experiment& e, int round);
+// What start puts in the state: the first round of an adaptive experiment,
+// every run of a fixed one.
+std::vector<PlannedRun> initial_plan(const Experiment& e);
 
 } // namespace bootbench::core

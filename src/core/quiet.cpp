@@ -18,10 +18,6 @@ std::string joined(const std::vector<std::string>& v) {
     return v.empty() ? "none" : join(v, ", ");
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 } // namespace
 
 const std::vector<std::string>& automatic_updaters() {
@@ -56,15 +52,6 @@ const std::vector<std::string>& default_stop_units() {
 
 std::vector<std::string> stop_units_of(const std::optional<std::vector<std::string>>& configured) {
     return configured ? *configured : default_stop_units();
-}
-
-bool is_stoppable_unit_name(const std::string& name) {
-    bool chars_ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view(":_.@-\\").find(c) != std::string_view::npos;
-    });
-    return chars_ok && name.size() <= 255 &&
-           (ends_with(name, ".timer") || ends_with(name, ".service") || ends_with(name, ".path") ||
-            ends_with(name, ".socket"));
 }
 
 std::vector<std::string> parse_unit_files(const std::string& listing) {

@@ -17,9 +17,6 @@ const std::vector<std::string>& default_stop_units();
 // The units to stop: the file's list, or the default one.
 std::vector<std::string> stop_units_of(const std::optional<std::vector<std::string>>& configured);
 
-// Whether `name` is a unit this can stop: NAME.timer, .service, .path or .socket.
-bool is_stoppable_unit_name(const std::string& name);
-
 // The unit names in `systemctl list-unit-files --no-legend` output (first column).
 std::vector<std::string> parse_unit_files(const std::string& listing);
 

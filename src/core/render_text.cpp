@@ -177,25 +177,6 @@ std::string verdict_mark(const MetricReport& m) {
     return m.comparison->verdict == Verdict::same ? "~" : to_string(m.comparison->verdict);
 }
 
-std::string ascii_safe(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    for (size_t i = 0; i < s.size(); ++i) {
-        auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x80) {
-            // one '?' per UTF-8 sequence, not per byte
-            while (i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80)
-                ++i;
-            out += '?';
-        } else if (c < 0x20 || c == 0x7f) {
-            out += ' ';
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
-}
-
 std::string xml_escape(const std::string& s) {
     std::string out;
     for (char c : ascii_safe(s)) {

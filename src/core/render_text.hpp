@@ -2,6 +2,7 @@
 // Text helpers shared by the renderers: locale-free number formatting, the
 // ratio sentence, and escaping. Pure.
 #include "core/report.hpp"
+#include "core/text.hpp"
 
 #include <string>
 
@@ -46,8 +47,6 @@ bool too_few_runs(const Comparison& c);
 // left to the chart's footnote ("runs range 1.03x to 1.86x faster").
 std::string interval_short(const MetricReport& m);
 
-// Printable ASCII only: anything else (UTF-8 included) becomes '?'.
-std::string ascii_safe(const std::string& s);
 // ascii_safe, then &, <, >, " and ' as XML entities.
 std::string xml_escape(const std::string& s);
 // ascii_safe, then |, backslash, `, *, _, [, ], <, > escaped for a Markdown table cell.

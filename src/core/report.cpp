@@ -10,7 +10,6 @@
 #include "core/error.hpp"
 #include "core/metric_catalog.hpp"
 #include "core/outliers.hpp"
-#include "core/render_text.hpp"
 #include "core/tools_image.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "core/stats.hpp"
 
-#include "core/plan.hpp"
+#include "core/random.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "core/stats_hosts.hpp"
 
-#include "core/plan.hpp"
+#include "core/random.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -233,4 +233,23 @@ std::string redact(std::string_view text, std::string_view secret) {
     return out;
 }
 
+std::string ascii_safe(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            // one '?' per UTF-8 sequence, not per byte
+            while (i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80)
+                ++i;
+            out += '?';
+        } else if (c < 0x20 || c == 0x7f) {
+            out += ' ';
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 } // namespace bootbench::core

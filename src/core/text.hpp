@@ -19,6 +19,10 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // "1 metric", "2 metrics": a count with its word, singular for one.
 std::string count_of(long long n, const std::string& word);
 
+// Printable ASCII only: anything else (UTF-8 included) becomes '?'
+// (one per UTF-8 sequence), control characters a space.
+std::string ascii_safe(const std::string& s);
+
 // `text` with every ill-formed UTF-8 sequence (stray or truncated bytes,
 // overlong forms, surrogates, beyond U+10FFFF) replaced by U+FFFD.
 std::string valid_utf8(std::string_view text);

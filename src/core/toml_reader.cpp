@@ -1,6 +1,7 @@
 #include "core/toml_reader.hpp"
 
 #include "core/error.hpp"
+#include "core/names.hpp"
 #include "core/toml_depth.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 // Typed, position-aware reads from a toml++ table. Every mistake is kept as
 // "FILE:LINE:COL: what" so that one run of the parser reports all of them.
-#include "core/experiment.hpp"
+#include "core/source_pos.hpp"
 
 #include <cstdint>
 #include <initializer_list>
