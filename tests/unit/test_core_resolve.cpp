@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/resolve.hpp"
+#include "core/target/resolve.hpp"
 
 using namespace bootbench::core;
 

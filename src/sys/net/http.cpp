@@ -1,6 +1,6 @@
 #include "sys/net/http.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "sys/ostree/host.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/host_writes.hpp"
 #include "sys/ostree/sandbox.hpp"

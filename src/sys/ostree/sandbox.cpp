@@ -1,7 +1,7 @@
 #include "sys/ostree/sandbox.hpp"
 #include "sys/probe/machine_id.hpp"
 
-#include "core/bls.hpp"
+#include "core/target/bls.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/gerror.hpp"
 #include "sys/ostree/host.hpp"

@@ -3,8 +3,8 @@
 // libostree like a real one (repo, stateroot, commits with a kernel and an
 // initramfs, deployments, BLS entries). Its bootloader is emulated from the
 // BLS entries libostree wrote; each boot is a fresh `bootbench resume`.
-#include "core/experiment.hpp"
-#include "core/state.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/state/state.hpp"
 
 #include <filesystem>
 #include <map>

@@ -1,6 +1,6 @@
 #include "sys/probe/probes.hpp"
 
-#include "core/parsers.hpp"
+#include "core/bench/parsers.hpp"
 
 #include <algorithm>
 #include <fstream>

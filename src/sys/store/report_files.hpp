@@ -1,9 +1,9 @@
 #pragma once
 // Writes report.{md,json,svg,html} for a results folder, or for results from
-// several machines (core/report_hosts). Used at the end of an experiment, by
+// several machines (core/report/report_hosts). Used at the end of an experiment, by
 // `abort`, and by `bootbench report`.
-#include "core/report.hpp"
-#include "core/report_hosts.hpp"
+#include "core/report/report.hpp"
+#include "core/report/report_hosts.hpp"
 
 #include <filesystem>
 #include <string>

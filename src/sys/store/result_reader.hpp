@@ -2,9 +2,9 @@
 // Reading results for a report: results folders (runs/*.json in
 // bootbench-run/1, and experiment.toml when present), published folders
 // (flat *.json in margine-bench-kernel/1) and single result files.
-#include "core/experiment.hpp"
-#include "core/report.hpp"
-#include "core/run_result.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/report/report.hpp"
+#include "core/result/run_result.hpp"
 #include "sys/store/report_files.hpp"
 
 #include <filesystem>
