@@ -1,5 +1,6 @@
 #include "sys/orchestrator.hpp"
 #include "sys/probe/machine_id.hpp"
+#include "sys/probe/probes.hpp"
 
 #include "core/base/error.hpp"
 #include "core/state/estimate.hpp"

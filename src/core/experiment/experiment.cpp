@@ -1,13 +1,13 @@
 #include "core/experiment/experiment.hpp"
 
 #include "core/base/error.hpp"
+#include "core/base/regex.hpp"
 #include "core/experiment/toml_reader.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <string_view>
 #include <cstdint>
-#include <regex>
 #include <set>
 
 namespace bootbench::core {
@@ -69,7 +69,7 @@ void read_selector(TomlReader& r, const toml::table& t, Target& target) {
             if (v->empty())
                 r.error_at(t, key, ctx + " is empty");
             else if (kind == SelectorKind::checksum &&
-                     !std::regex_match(*v, std::regex("[0-9a-f]{4,64}")))
+                     !Regex("[0-9a-f]{4,64}").full_match(*v))
                 r.error_at(t, key, ctx + " must be 4 to 64 lowercase hex digits, not '" + *v + "'");
         }
     }

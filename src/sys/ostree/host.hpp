@@ -84,16 +84,12 @@ public:
     bool emulated() const override { return true; }
     UnitControl* units() override { return &units_; }
     // The file whose presence tells the driver that a reboot was asked for.
-    static fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
 
 private:
     Sysroot sysroot_;
     fs::path booted_dir_;
     SandboxUnits units_;
 };
-
-// uname -r of the running kernel ("" if uname fails).
-std::string kernel_release();
 
 // The sandbox host when the environment names one (an emulated boot), else
 // the real host on `sysroot` (default "/").

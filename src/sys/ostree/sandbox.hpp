@@ -36,6 +36,10 @@ SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e);
 // ostree= path, resolved through the boot.N links. Throws when there is none.
 fs::path emulated_boot_choice(const fs::path& sysroot);
 
+// The file SandboxHost::reboot writes and the emulated bootloader takes as
+// the request to boot again.
+inline fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
+
 // Removes a sandbox: clears the immutable bit libostree sets on deployment roots.
 void remove_sandbox(const fs::path& dir);
 

@@ -11,6 +11,9 @@ namespace bootbench::sys {
 
 namespace fs = std::filesystem;
 
+// uname -r of the running kernel ("" if uname fails).
+std::string kernel_release();
+
 // The file's text without surrounding blanks; nullopt when it cannot be read.
 std::optional<std::string> read_probe(const fs::path& path);
 

@@ -7,7 +7,6 @@
 #include "core/report/render_markdown.hpp"
 #include "core/report/render_svg.hpp"
 #include "sys/store/files.hpp"
-#include "sys/store/result_reader.hpp"
 
 #include <functional>
 
