@@ -1,7 +1,7 @@
 #pragma once
 // The host checks of `bootbench doctor`, shared with `start`, which runs them
 // before it changes anything and refuses on a fail.
-#include "core/target/deployment.hpp"
+#include "core/deployment/deployment.hpp"
 #include "core/host/doctor.hpp"
 #include "sys/ostree/sysroot.hpp"
 

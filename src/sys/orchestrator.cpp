@@ -22,7 +22,7 @@
 
 #include "core/sizing/adaptive.hpp"
 #include "core/image/oci.hpp"
-#include "core/target/resolve.hpp"
+#include "core/deployment/resolve.hpp"
 #include "core/state/status.hpp"
 #include "core/base/text.hpp"
 

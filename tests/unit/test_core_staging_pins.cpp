@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "core/base/error.hpp"
-#include "core/target/staging_pins.hpp"
+#include "core/deployment/staging_pins.hpp"
 #include "error_of.hpp"
 
 using namespace bootbench::core;

@@ -3,7 +3,7 @@
 // deployment's /etc, and reboot. Real: libostree on "/" and systemctl.
 // Sandbox: a sysroot folder, the booted deployment named by the emulated
 // bootloader (environment), and reboot = a request file the driver reads.
-#include "core/target/deployment.hpp"
+#include "core/deployment/deployment.hpp"
 #include "sys/probe/quiet_units.hpp"
 #include "sys/probe/sleep_inhibitor.hpp"
 #include "sys/ostree/sysroot.hpp"

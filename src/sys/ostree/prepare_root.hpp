@@ -4,7 +4,7 @@
 // ostree-prepare-root mounts /etc at boot as an overlay of usr/etc in /run,
 // so nothing written into the deployment's own etc (the unit) is seen.
 #include "core/host/doctor.hpp"
-#include "core/target/deployment.hpp"
+#include "core/deployment/deployment.hpp"
 #include "sys/ostree/sysroot.hpp"
 
 #include <filesystem>

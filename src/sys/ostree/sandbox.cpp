@@ -2,7 +2,7 @@
 #include "sys/probe/machine_id.hpp"
 #include "sys/probe/probes.hpp"
 
-#include "core/target/bls.hpp"
+#include "core/deployment/bls.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/gerror.hpp"
 #include "sys/process/subprocess.hpp"

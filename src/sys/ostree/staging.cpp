@@ -1,7 +1,7 @@
 #include "sys/ostree/staging.hpp"
 
 #include "core/base/error.hpp"
-#include "core/target/resolve.hpp"
+#include "core/deployment/resolve.hpp"
 #include "core/base/text.hpp"
 #include "sys/process/subprocess.hpp"
 #include "sys/store/state_store.hpp"

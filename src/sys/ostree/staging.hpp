@@ -3,7 +3,7 @@
 // `bootc switch --retain` where bootc is installed, else `rpm-ostree rebase`.
 // Both stage the new deployment: it becomes a deployment at the next boot.
 #include "core/experiment/experiment.hpp"
-#include "core/target/staging_pins.hpp"
+#include "core/deployment/staging_pins.hpp"
 #include "sys/ostree/host.hpp"
 #include "sys/store/state_store.hpp"
 

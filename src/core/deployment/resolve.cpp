@@ -1,4 +1,4 @@
-#include "core/target/resolve.hpp"
+#include "core/deployment/resolve.hpp"
 
 #include "core/base/error.hpp"
 

@@ -7,7 +7,7 @@
 // --retain keeps the old ref, not the deployment) keeps only the new, booted,
 // merge and pinned deployments: the user's default and the targets staged
 // before must be pinned to survive the next one. Pure.
-#include "core/target/deployment.hpp"
+#include "core/deployment/deployment.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Which deployment each target means on this sysroot (pure).
-#include "core/target/deployment.hpp"
+#include "core/deployment/deployment.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/image/oci.hpp"
 

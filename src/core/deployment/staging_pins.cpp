@@ -1,4 +1,4 @@
-#include "core/target/staging_pins.hpp"
+#include "core/deployment/staging_pins.hpp"
 
 #include "core/base/json_read.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/target/bls.hpp"
+#include "core/deployment/bls.hpp"
 
 #include <algorithm>
 #include <sstream>
