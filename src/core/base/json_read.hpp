@@ -3,8 +3,10 @@
 // results): a wrong or missing field is an error that names the file and the
 // field, never a crash or a default that hides corruption.
 #include "core/base/error.hpp"
+#include "core/base/string_table.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,11 +41,10 @@ public:
     JsonReader child(const nlohmann::json& j, const std::string& name) const { return {j, where_ + ": " + name}; }
     // A string field that must be one of `names`.
     template <typename E, size_t N>
-    E choice(const char* key, const std::pair<const char*, E> (&names)[N]) const {
+    E choice(const char* key, const Named<E> (&names)[N]) const {
         std::string s = str(key);
-        for (const auto& [name, value] : names)
-            if (s == name)
-                return value;
+        if (std::optional<E> value = value_of(names, s))
+            return *value;
         fail(std::string("field '") + key + "' has an unknown value '" + s + "'");
     }
     [[noreturn]] void fail(const std::string& what) const { throw Error(where_ + ": " + what); }

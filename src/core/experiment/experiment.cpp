@@ -14,14 +14,6 @@ namespace bootbench::core {
 
 namespace {
 
-const std::vector<std::pair<std::string_view, Order>> kOrders = {
-    {"blocked", Order::blocked},
-    {"interleaved", Order::interleaved},
-    {"counterbalanced", Order::counterbalanced},
-    {"random", Order::random}};
-
-
-
 void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e) {
     const toml::table* t = r.require_table(root, "experiment", "[experiment]");
     if (!t)
@@ -34,7 +26,7 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
     e.title = r.string(*t, "title", "experiment.title").value_or(e.name);
     if (!t->get_as<toml::table>("runs")) // a table is read by read_adaptive
         e.runs = r.int_in(*t, "runs", "experiment.runs", 1, kMaxRuns, Required::yes).value_or(e.runs);
-    e.order = r.choice(*t, "order", "experiment.order", kOrders).value_or(Order::interleaved);
+    e.order = r.choice(*t, "order", "experiment.order", kOrderNames).value_or(Order::interleaved);
     if (auto seed = r.integer(*t, "seed", "experiment.seed", {0, INT64_MAX}))
         e.seed = static_cast<unsigned long long>(*seed);
     e.baseline = r.string(*t, "baseline", "experiment.baseline", Required::yes).value_or("");

@@ -1,5 +1,6 @@
 #pragma once
 // The experiment file's model: plain values, validated once at parse time.
+#include "core/base/string_table.hpp"
 #include "core/experiment/names.hpp"
 #include "core/experiment/source_pos.hpp"
 
@@ -21,6 +22,17 @@ inline constexpr int kMaxRepeat = 1000;        // [[bench]] repeat: iterations i
 enum class Order { blocked, interleaved, counterbalanced, random };
 enum class SelectorKind { image, refspec, checksum, deployment };
 enum class Better { lower, higher };
+
+// The names experiment files, states and results use (core/base/string_table).
+inline constexpr Named<Order> kOrderNames[] = {{"blocked", Order::blocked},
+                                               {"interleaved", Order::interleaved},
+                                               {"counterbalanced", Order::counterbalanced},
+                                               {"random", Order::random}};
+inline constexpr Named<SelectorKind> kSelectorKindNames[] = {{"image", SelectorKind::image},
+                                                             {"refspec", SelectorKind::refspec},
+                                                             {"checksum", SelectorKind::checksum},
+                                                             {"deployment", SelectorKind::deployment}};
+inline constexpr Named<Better> kBetterNames[] = {{"lower", Better::lower}, {"higher", Better::higher}};
 enum class OnTempTimeout { run, fail };
 enum class OnBootFailure { skip, stop };
 
@@ -73,7 +85,7 @@ struct MetricSpec {
 enum class BenchKind { perf_sched_pipe, perf_sched_messaging, sysbench_threads, schbench, command };
 
 // The one table of bench kind names: experiment files and result files.
-inline constexpr std::pair<const char*, BenchKind> kBenchKindNames[] = {
+inline constexpr Named<BenchKind> kBenchKindNames[] = {
     {"perf-sched-pipe", BenchKind::perf_sched_pipe},
     {"perf-sched-messaging", BenchKind::perf_sched_messaging},
     {"sysbench-threads", BenchKind::sysbench_threads},

@@ -10,9 +10,6 @@ namespace bootbench::core {
 
 namespace {
 
-const std::vector<std::pair<std::string_view, BenchKind>> kBenchKinds(std::begin(kBenchKindNames),
-                                                                      std::end(kBenchKindNames));
-
 int read_int(TomlReader& r, const toml::table& t, std::string_view key, const std::string& ctx,
              int fallback, int min, int max) {
     return r.int_in(t, key, ctx + "." + std::string(key), min, max).value_or(fallback);
@@ -48,10 +45,7 @@ void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std:
         m.key = r.string(mt, "key", ctx + ".metric.key", Required::yes).value_or("");
         m.regex = r.string(mt, "regex", ctx + ".metric.regex", Required::yes).value_or("");
         m.unit = r.string(mt, "unit", ctx + ".metric.unit").value_or("");
-        m.better = r.choice(mt, "better", ctx + ".metric.better",
-                            std::vector<std::pair<std::string_view, Better>>{
-                                {"lower", Better::lower}, {"higher", Better::higher}})
-                       .value_or(Better::lower);
+        m.better = r.choice(mt, "better", ctx + ".metric.better", kBetterNames).value_or(Better::lower);
         if (!mt.contains("better"))
             r.error_at(mt, "missing " + ctx + ".metric.better (\"lower\" or \"higher\")");
         check_metric_regex(r, mt, m.regex, ctx);
@@ -113,7 +107,7 @@ void read_benches(TomlReader& r, const toml::table& root, Experiment& e) {
         const toml::table& t = *node.as_table();
         Bench b;
         b.pos = TomlReader::pos_of(t);
-        auto kind = r.choice(t, "kind", "bench.kind", kBenchKinds);
+        auto kind = r.choice(t, "kind", "bench.kind", kBenchKindNames);
         if (!t.contains("kind"))
             r.error_at(t, "missing bench.kind");
         if (!kind)
@@ -205,33 +199,9 @@ const Target& Experiment::subject() const {
     return targets.front();
 }
 
-const char* to_string(Order order) {
-    switch (order) {
-    case Order::blocked: return "blocked";
-    case Order::interleaved: return "interleaved";
-    case Order::counterbalanced: return "counterbalanced";
-    case Order::random: return "random";
-    }
-    return "?";
-}
-
-const char* to_string(SelectorKind kind) {
-    switch (kind) {
-    case SelectorKind::image: return "image";
-    case SelectorKind::refspec: return "refspec";
-    case SelectorKind::checksum: return "checksum";
-    case SelectorKind::deployment: return "deployment";
-    }
-    return "?";
-}
-
-const char* to_string(BenchKind kind) {
-    for (const auto& [name, k] : kBenchKindNames)
-        if (k == kind)
-            return name;
-    return "?";
-}
-
-const char* to_string(Better better) { return better == Better::lower ? "lower" : "higher"; }
+const char* to_string(Order order) { return name_of(kOrderNames, order); }
+const char* to_string(SelectorKind kind) { return name_of(kSelectorKindNames, kind); }
+const char* to_string(BenchKind kind) { return name_of(kBenchKindNames, kind); }
+const char* to_string(Better better) { return name_of(kBetterNames, better); }
 
 } // namespace bootbench::core

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <toml++/toml.h>
 #include <utility>
 #include <vector>
@@ -74,9 +75,11 @@ public:
     std::vector<std::string> string_array(const toml::table& t, std::string_view key,
                                           const std::string& context, Required req = Required::no);
 
-    template <typename T>
+    // `options`: pairs of a name and its value, a vector or a string table
+    // (core/base/string_table).
+    template <typename Options, typename T = std::decay_t<decltype(std::begin(std::declval<const Options&>())->second)>>
     std::optional<T> choice(const toml::table& t, std::string_view key, const std::string& context,
-                            const std::vector<std::pair<std::string_view, T>>& options) {
+                            const Options& options) {
         auto s = string(t, key, context);
         if (!s)
             return std::nullopt;

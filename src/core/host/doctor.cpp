@@ -256,17 +256,7 @@ std::string check_line(const DoctorCheck& c) {
 
 } // namespace
 
-const char* to_string(CheckStatus v) {
-    switch (v) {
-    case CheckStatus::ok:
-        return "ok";
-    case CheckStatus::warn:
-        return "warn";
-    case CheckStatus::fail:
-        return "fail";
-    }
-    return "fail";
-}
+const char* to_string(CheckStatus v) { return name_of(kCheckStatusNames, v); }
 
 DoctorNeeds default_needs() {
     return DoctorNeeds{};

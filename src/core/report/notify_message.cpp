@@ -9,7 +9,10 @@ namespace bootbench::core {
 
 namespace {
 
-constexpr std::array<const char*, 4> kEventNames = {"start", "run", "finish", "failure"};
+constexpr Named<NotifyEvent> kEventNames[] = {{"start", NotifyEvent::start},
+                                              {"run", NotifyEvent::run},
+                                              {"finish", NotifyEvent::finish},
+                                              {"failure", NotifyEvent::failure}};
 
 // Cuts at `limit` bytes without splitting a UTF-8 sequence, marking the cut.
 std::string shorten(const std::string& text, size_t limit) {
@@ -72,16 +75,9 @@ NotifyText failure_text(const NotifyFacts& f) {
 
 } // namespace
 
-const char* to_string(NotifyEvent event) {
-    return kEventNames[static_cast<size_t>(event)];
-}
+const char* to_string(NotifyEvent event) { return name_of(kEventNames, event); }
 
-std::optional<NotifyEvent> notify_event_from_string(const std::string& name) {
-    for (size_t i = 0; i < kEventNames.size(); ++i)
-        if (name == kEventNames[i])
-            return static_cast<NotifyEvent>(i);
-    return std::nullopt;
-}
+std::optional<NotifyEvent> notify_event_from_string(const std::string& name) { return value_of(kEventNames, name); }
 
 bool notify_wants(const Notify& notify, NotifyEvent event) {
     for (const auto& name : notify.on)

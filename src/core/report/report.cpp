@@ -404,17 +404,7 @@ const TargetReport* Report::find_target(const std::string& name) const {
     return nullptr;
 }
 
-const char* to_string(Verdict v) {
-    switch (v) {
-    case Verdict::better:
-        return "better";
-    case Verdict::worse:
-        return "worse";
-    case Verdict::same:
-        break;
-    }
-    return "same";
-}
+const char* to_string(Verdict v) { return name_of(kVerdictNames, v); }
 
 std::string images_text(const TargetReport& t) {
     std::string s;

@@ -2,6 +2,7 @@
 // The comparison report as a value: aggregated from run results, then handed
 // to the renderers (render_markdown, render_svg, render_html, render_json).
 // Building it is pure: no files, no clock.
+#include "core/base/string_table.hpp"
 #include "core/result/run_result.hpp"
 #include "core/stats/stats.hpp"
 #include "core/stats/variance.hpp"
@@ -79,6 +80,8 @@ struct MetricTarget {
 };
 
 enum class Verdict { better, worse, same };
+inline constexpr Named<Verdict> kVerdictNames[] = {
+    {"better", Verdict::better}, {"worse", Verdict::worse}, {"same", Verdict::same}};
 
 struct Comparison {
     double ratio = 1; // > 1: the subject is better

@@ -167,19 +167,7 @@ std::vector<ReproduceRow> compare_reproduction(const Report& published, const Re
     return rows;
 }
 
-const char* to_string(Reproduction r) {
-    switch (r) {
-    case Reproduction::reproduced:
-        return "reproduced";
-    case Reproduction::not_reproduced:
-        return "not reproduced";
-    case Reproduction::not_comparable:
-        return "not comparable";
-    case Reproduction::inconclusive:
-        break;
-    }
-    return "inconclusive";
-}
+const char* to_string(Reproduction r) { return name_of(kReproductionNames, r); }
 
 std::string render_reproduction(const std::vector<ReproduceRow>& rows) {
     std::ostringstream o;

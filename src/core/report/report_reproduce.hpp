@@ -10,6 +10,10 @@
 namespace bootbench::core {
 
 enum class Reproduction { reproduced, not_reproduced, not_comparable, inconclusive };
+inline constexpr Named<Reproduction> kReproductionNames[] = {{"reproduced", Reproduction::reproduced},
+                                                             {"not reproduced", Reproduction::not_reproduced},
+                                                             {"not comparable", Reproduction::not_comparable},
+                                                             {"inconclusive", Reproduction::inconclusive}};
 
 struct ReproduceRow {
     std::string key, unit;

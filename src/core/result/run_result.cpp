@@ -9,14 +9,12 @@ namespace bootbench::core {
 
 namespace {
 
-const std::pair<const char*, BenchStatus> kBenchStatus[] = {{"ok", BenchStatus::ok},
+const Named<BenchStatus> kBenchStatus[] = {{"ok", BenchStatus::ok},
                                                            {"failed", BenchStatus::failed},
                                                            {"timeout", BenchStatus::timeout},
                                                            {"skipped", BenchStatus::skipped}};
-const std::pair<const char*, RunStatus> kRunStatus[] = {
+const Named<RunStatus> kRunStatus[] = {
     {"ok", RunStatus::ok}, {"partial", RunStatus::partial}, {"failed", RunStatus::failed}};
-const std::pair<const char*, Better> kBetter[] = {{"lower", Better::lower}, {"higher", Better::higher}};
-
 nlohmann::json bench_to_json(const BenchRecord& b) {
     nlohmann::json j = {{"name", b.name},     {"kind", to_string(b.kind)}, {"argv", b.argv},
                         {"wall_s", b.wall_s}, {"status", to_string(b.status)},
@@ -117,19 +115,9 @@ const Metric* RunResult::find(const std::string& key) const {
     return nullptr;
 }
 
-const char* to_string(BenchStatus s) {
-    for (const auto& [name, value] : kBenchStatus)
-        if (value == s)
-            return name;
-    return "?";
-}
+const char* to_string(BenchStatus s) { return name_of(kBenchStatus, s); }
 
-const char* to_string(RunStatus s) {
-    for (const auto& [name, value] : kRunStatus)
-        if (value == s)
-            return name;
-    return "?";
-}
+const char* to_string(RunStatus s) { return name_of(kRunStatus, s); }
 
 nlohmann::json to_json(const RunResult& r) {
     nlohmann::json metrics = nlohmann::json::object();
@@ -192,7 +180,7 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
     for (const auto& [key, value] : r.object("metrics").items()) {
         JsonReader m = r.child(value, "metrics." + key);
         out.metrics.push_back({key, m.number("value"), m.str_or("unit", ""),
-                               m.choice("better", kBetter), m.str_or("bench", ""),
+                               m.choice("better", kBetterNames), m.str_or("bench", ""),
                                iterations_from_json(m)});
     }
     if (r.has("missing"))

@@ -8,12 +8,12 @@ namespace bootbench::core {
 
 namespace {
 
-const std::pair<const char*, Phase> kPhases[] = {{"starting", Phase::starting},
+const Named<Phase> kPhases[] = {{"starting", Phase::starting},
                                                  {"running", Phase::running},
                                                  {"finishing", Phase::finishing},
                                                  {"finished", Phase::finished},
                                                  {"aborted", Phase::aborted}};
-const std::pair<const char*, SlotStatus> kSlotStatus[] = {
+const Named<SlotStatus> kSlotStatus[] = {
     {"pending", SlotStatus::pending}, {"done", SlotStatus::done}, {"failed", SlotStatus::failed}};
 
 DeploymentRef deployment_for(const State& s, const std::string& target) {
@@ -89,19 +89,9 @@ size_t State::count(SlotStatus st) const {
     return n;
 }
 
-const char* to_string(Phase p) {
-    for (const auto& [name, value] : kPhases)
-        if (value == p)
-            return name;
-    return "?";
-}
+const char* to_string(Phase p) { return name_of(kPhases, p); }
 
-const char* to_string(SlotStatus st) {
-    for (const auto& [name, value] : kSlotStatus)
-        if (value == st)
-            return name;
-    return "?";
-}
+const char* to_string(SlotStatus st) { return name_of(kSlotStatus, st); }
 
 State initial_state(const Experiment& e, const std::vector<PlannedRun>& plan,
                     std::vector<TargetState> targets, const DeploymentRef& original_default,
