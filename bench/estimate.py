@@ -38,7 +38,9 @@ def simulate(bootbench, config, quick):
     results = tempfile.mkdtemp(prefix="bootbench-estimate-")
     shutil.rmtree(results)
     t0 = time.monotonic()
-    p = subprocess.Popen([bootbench, "simulate", *quick, "--results", results, config],
+    # --verbose: the line each run begins with ("run k/N (t), about T left")
+    # is a detail; without it only the line each run ends with is printed
+    p = subprocess.Popen([bootbench, "simulate", "--verbose", *quick, "--results", results, config],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     progress = []
     for line in p.stderr:

@@ -10,7 +10,7 @@ _bootbench_commands="plan simulate start resume doctor status abort run-suite re
 _bootbench_options() {
     case $1 in
         plan) echo "--sysroot --quick --from" ;;
-        simulate) echo "--quick --sandbox --results" ;;
+        simulate) echo "--quick --sandbox --results --verbose" ;;
         start) echo "--sysroot --dry-run --drop-staged --no-reboot" ;;
         resume) echo "--sysroot" ;;
         doctor) echo "--root --json" ;;

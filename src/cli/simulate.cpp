@@ -14,10 +14,12 @@
 #include "sys/net/images.hpp"
 #include "sys/orchestrator.hpp"
 #include "sys/store/results_folder.hpp"
+#include "sys/store/run_log.hpp"
 #include "sys/ostree/sandbox.hpp"
 #include "sys/store/state_store.hpp"
 #include "sys/process/subprocess.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -71,19 +73,21 @@ std::string name_of(const sys::SandboxLayout& layout, const fs::path& booted) {
 // Boots until no reboot is asked for, or until the user interrupts (the
 // signal is returned, 0 otherwise). A process killed by a signal is a crash
 // or power loss: the machine comes back and boots again.
-int boot_until_done(const sys::SandboxLayout& layout, size_t max_boots, const sys::InterruptWatch& watch) {
+int boot_until_done(const sys::SandboxLayout& layout, size_t max_boots, const sys::InterruptWatch& watch,
+                    sys::Echo echo) {
     for (size_t n = 1;; ++n) {
         if (int sig = watch.take())
             return sig;
         if (n > max_boots)
             throw Error("the experiment did not finish within " + std::to_string(max_boots) +
                         " boots; the sandbox is kept for inspection");
-        std::cerr << "--- boot " << n << ": " << name_of(layout, sys::emulated_boot_choice(layout.sysroot))
-                  << "\n";
+        if (echo == sys::Echo::all)
+            std::cerr << "--- boot " << n << ": " << name_of(layout, sys::emulated_boot_choice(layout.sysroot))
+                      << "\n";
         sys::EmulatedBoot b = sys::emulate_boot(layout.sysroot, &watch);
         if (b.interrupted_by)
             return b.interrupted_by;
-        if (!b.unit_enabled)
+        if (!b.unit_enabled && echo == sys::Echo::all)
             std::cerr << "--- boot " << n << ": no bootbench unit in this deployment\n";
         if (b.killed_by)
             std::cerr << "--- boot " << n << " ended by signal " << b.killed_by << ": power cycle\n";
@@ -123,7 +127,7 @@ int stop_interrupted(const sys::SandboxLayout& layout, const core::Experiment& e
     return 128 + sig;
 }
 
-// The verdicts, as `report` prints them, and the four files kept.
+// The verdicts, as `report` prints them, and where the four files are.
 void say_report(const fs::path& results) {
     if (!fs::exists(results / "report.json")) {
         std::cout << "no report: see " << (results / "bootbench.log").string() << "\n";
@@ -132,9 +136,19 @@ void say_report(const fs::path& results) {
     sys::ReportRequest req;
     req.inputs = {results};
     print_report_summary(sys::load_report(req));
-    std::cout << "\nreport: " << (results / "report.md").string() << "\n";
-    for (const char* ext : {"json", "svg", "html"})
-        std::cout << "        " << (results / "report.").string() << ext << "\n";
+    std::cout << "\nreport: " << (results / "report.md").string() << " (and report.json, .svg, .html beside it)\n";
+}
+
+// What to do next on a real machine: the same file, unless its targets
+// exist only in a sandbox (the demo's).
+void say_next(const core::Experiment& e, const std::string& file) {
+    bool sandbox_only = std::all_of(e.targets.begin(), e.targets.end(),
+                                    [](const core::Target& t) { return t.selector.value.rfind("sandbox:", 0) == 0; });
+    std::string f = sandbox_only ? "YOURS.toml" : file;
+    std::cout << "\nnext, on the ostree machine to measure (Fedora Atomic, Universal Blue, bootc)"
+              << (sandbox_only ? ", with your targets (see configs/margine-vs-bluefin.toml)" : "") << ":\n"
+              << "  bootbench doctor " << f << "  (the host's checks, each with its fix), bootbench plan " << f
+              << "  (run order, time),\n  then sudo bootbench start " << f << "  (pins, installs the unit, reboots)\n";
 }
 
 // A real night's runs in the results folder are moved aside, as `start`
@@ -162,6 +176,8 @@ int cmd_simulate(const Args& args) {
     // The file's text is kept as written: the state carries `quick` to every boot.
     core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
+    if (args.flag("verbose")) // the emulated boots, children of this process, read it too
+        ::setenv(sys::kVerboseEnv, "1", 1);
     sys::check_results_destination(results); // before the experiment, not after an hour of it
     keep_measured_runs(results);
     prepare_tools_image(e, true, std::cerr);
@@ -177,7 +193,8 @@ int cmd_simulate(const Args& args) {
         sys::start_experiment(host, e, f.text, layout.targets, clock, options);
     }
     size_t runs = core::plan_runs(e).size();
-    if (int sig = boot_until_done(layout, runs * static_cast<size_t>(e.max_attempts + 1) + 4, watch))
+    if (int sig = boot_until_done(layout, runs * static_cast<size_t>(e.max_attempts + 1) + 4, watch,
+                                  sys::echo_for(true)))
         return stop_interrupted(layout, e, results, sig, dir);
     fs::path booted = sys::emulated_boot_choice(layout.sysroot);
     sys::SandboxHost host(layout.sysroot, booted);
@@ -188,6 +205,7 @@ int cmd_simulate(const Args& args) {
     std::cout << "experiment " << e.name << " finished on the sandbox; the machine boots its original "
               << "default again.\n";
     say_report(results);
+    say_next(e, file);
     return 0;
 }
 

@@ -3,7 +3,7 @@
 #include "core/sizing/adaptive.hpp"
 #include "core/base/error.hpp"
 #include "core/base/json_bounds.hpp"
-#include "core/state/status.hpp"
+#include "core/report/status.hpp"
 #include "core/base/text.hpp"
 #include "core/base/time.hpp"
 #include "sys/store/files.hpp"

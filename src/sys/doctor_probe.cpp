@@ -184,6 +184,22 @@ std::vector<core::ToolFact> host_tools(const core::Experiment* e) {
     return out;
 }
 
+namespace {
+
+// <root>/etc/selinux/config and whether the policy it names is there.
+std::optional<core::SelinuxConfig> selinux_config(const fs::path& root) {
+    fs::path etc = root / "etc/selinux";
+    auto text = read_probe(etc / "config");
+    if (!text)
+        return std::nullopt;
+    core::SelinuxConfig c = core::parse_selinux_config(*text);
+    std::error_code ec;
+    c.policy_present = !c.type.empty() && c.type.find('/') == std::string::npos && fs::is_directory(etc / c.type, ec);
+    return c;
+}
+
+} // namespace
+
 core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
                            const core::Experiment* experiment, UnitControl& units) {
     core::HostFacts f;
@@ -191,6 +207,7 @@ core::HostFacts probe_host(const fs::path& root, const core::DoctorNeeds& needs,
     probe_binary_loads(root, experiment, f);
     f.sysroot_readonly = sysroot_readonly(root);
     f.selinux_enforce = read_probe(root / "sys/fs/selinux/enforce");
+    f.selinux_config = selinux_config(root);
     probe_resume_exec(root, f);
     f.var_free = free_bytes(root / "var");
     f.boot_free = free_bytes(root / "boot");

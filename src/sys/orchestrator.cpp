@@ -23,7 +23,7 @@
 #include "core/sizing/adaptive.hpp"
 #include "core/image/oci.hpp"
 #include "core/deployment/resolve.hpp"
-#include "core/state/status.hpp"
+#include "core/report/status.hpp"
 #include "core/base/text.hpp"
 
 #include <cstdio>
@@ -80,7 +80,7 @@ core::Experiment load_saved_experiment(const StatePaths& paths, const core::Stat
 Context open_context(Host& host, Clock& clock, core::State state) {
     StatePaths paths{host.state_dir()};
     core::Experiment e = load_saved_experiment(paths, state);
-    RunLog log(paths.results(state.experiment) / "bootbench.log", clock);
+    RunLog log(paths.results(state.experiment) / "bootbench.log", clock, echo_for(host.emulated()));
     ExperimentNotifier notify(e, clock);
     return Context{host, clock, paths, std::move(state), std::move(e), log, std::move(notify), std::nullopt, ""};
 }
@@ -130,7 +130,7 @@ BootOutcome switch_and_reboot(Context& c) {
     c.host.sysroot().reload(); // an update may have staged since this boot loaded it
     if (c.host.sysroot().has_staged())
         c.log.line("a staged update appeared during the experiment; it is dropped to keep the arms fixed");
-    c.log.line("switching the default to " + core::describe(c.state.expected));
+    c.log.detail("switching the default to " + core::describe(c.state.expected));
     double start = c.clock.monotonic_s();
     if (!switch_default(c)) {
         c.host.reboot();
@@ -141,7 +141,7 @@ BootOutcome switch_and_reboot(Context& c) {
     c.save();
     crash_point("default-recorded");
     const core::RunSlot* next = c.state.current_run();
-    c.log.line("rebooting into " + core::describe(c.state.expected) +
+    c.log.detail("rebooting into " + core::describe(c.state.expected) +
                (next ? " for run " + next->run_id : "") + " (switched in " +
                core::format_seconds(c.clock.monotonic_s() - start) + ")");
     c.host.reboot();
@@ -159,7 +159,7 @@ void write_report(Context& c) {
     req.incomplete = core::incomplete_text(c.state);
     try {
         ReportPaths p = write_report_files(req);
-        c.log.line("report: " + p.markdown.string());
+        c.log.detail("report: " + p.markdown.string());
     } catch (const Error& e) {
         c.log.line("the report could not be written (" + std::string(e.what()) +
                    "); the results are kept: run 'bootbench report " + c.results().string() + "'");
@@ -230,7 +230,7 @@ void conclude(Context& c) {
 }
 
 BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
-    c.log.line(c.state.aborted ? "aborting: putting the machine back" : "all runs done: putting the machine back");
+    c.log.detail(c.state.aborted ? "aborting: putting the machine back" : "all runs done: putting the machine back");
     if (!restore_machine(c, booted.ref)) {
         c.log.line("booted into a deployment made for kernel arguments; it is removed after the next boot");
         c.host.reboot();
@@ -238,7 +238,7 @@ BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
     }
     conclude(c);
     c.notify.finished(c.state, c.results() / "report.md");
-    c.log.line("experiment " + c.state.experiment + " " + core::to_string(c.state.phase) + ": " +
+    c.log.detail("experiment " + c.state.experiment + " " + core::to_string(c.state.phase) + ": " +
                std::to_string(c.state.count(core::SlotStatus::done)) + " runs done, " +
                std::to_string(c.state.count(core::SlotStatus::failed)) + " failed; results in " +
                c.results().string());
@@ -300,7 +300,7 @@ std::string kernel_mismatch(Context& c, const core::Target& t) {
     if (t.expect_kernel.empty())
         return "";
     if (c.host.emulated()) {
-        c.log.line("expect_kernel '" + t.expect_kernel + "' not checked: the sandbox runs this machine's kernel");
+        c.log.detail("expect_kernel '" + t.expect_kernel + "' not checked: the sandbox runs this machine's kernel");
         return "";
     }
     std::string release = kernel_release();
@@ -361,6 +361,7 @@ core::RunResult measure(Context& c, const core::DeploymentInfo& booted) {
     req.attempt = slot.attempts;
     req.run_dir = c.results() / "runs" / slot.run_id / ("attempt-" + std::to_string(slot.attempts));
     req.units = c.host.units();
+    req.log = &c.log;
     req.deployment = {booted.ref.stateroot, booted.ref.checksum, booted.ref.serial,
                       booted.image.empty() ? booted.refspec : booted.image, booted.version, booted.layering};
     SystemdBootTimes boot_times;
@@ -404,8 +405,9 @@ BootOutcome complete_with(Context& c, const core::DeploymentInfo& booted, const 
         c.notify.run_measured(c.state, c.state.current, r, logs);
     else
         c.notify.run_failed(c.state, c.state.current, r.failure, logs);
-    c.log.line("run " + r.run_id + ": " + core::to_string(r.status) + (ok ? "" : " (" + r.failure + ")") +
+    c.log.detail("run " + r.run_id + ": " + core::to_string(r.status) + (ok ? "" : " (" + r.failure + ")") +
                ", " + core::count_of(static_cast<long long>(r.metrics.size()), "metric"));
+    c.log.line(core::run_done_line(c.state, r, core::pace_seconds(c.state, c.experiment, c.host.emulated())));
     c.state = core::complete_run(c.state, ok ? core::SlotStatus::done : core::SlotStatus::failed,
                                  r.failure, seconds);
     c.save();
@@ -435,7 +437,7 @@ BootOutcome run_current(Context& c, const core::DeploymentInfo& booted) {
     }
     c.state = core::begin_attempt(c.state);
     c.save();
-    c.log.line(progress(c));
+    c.log.detail(progress(c));
     crash_point("attempt-started");
     double t0 = c.clock.monotonic_s();
     core::RunResult r = measure(c, booted);
@@ -529,7 +531,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
         sr.set_pinned(ref, true);
     s.phase = core::Phase::running;
     save_state(paths.state(), s);
-    RunLog log(results / "bootbench.log", clock);
+    RunLog log(results / "bootbench.log", clock, echo_for(host.emulated()));
     log.line("started experiment " + e.name + ": " + std::to_string(s.runs.size()) + " runs on " +
              host.describe());
     NotifyBounds interactive;
@@ -564,11 +566,11 @@ BootOutcome resume_experiment(Host& host, Clock& clock) {
     host.sysroot().set_lock_wait({&clock, kSysrootLockWaitS}); // the unit has a time limit
     Context c = open_context(host, clock, std::move(*state));
     c.awake = describe_inhibition(awake, problem);
-    c.log.line("sleep inhibitor: " + c.awake);
+    c.log.detail("sleep inhibitor: " + c.awake);
     c.after_switch = core::first_boot_after_switch(c.state, booted.ref);
     c.state = core::note_boot(c.state, booted.ref);
     c.save();
-    c.log.line("boot into " + core::describe(booted.ref) + ": " + d.message);
+    c.log.detail("boot into " + core::describe(booted.ref) + ": " + d.message);
     switch (d.action) {
     case core::BootAction::set_default_again:
         return switch_and_reboot(c);

@@ -196,6 +196,25 @@ def test_exec_label(tmp, exp, env):
           listing(tree) == before, f"exit {rc}\n{out}\n{err}")
 
 
+SELINUX_CONFIG_FAIL = f"""fail  selinux         /etc/selinux/config says SELINUX=permissive and SELINUXTYPE=default, but /etc/selinux/default is not there: libostree labels what it writes with that policy, so every pin and deployment fails (selabel_open: No such file or directory)
+{FIX}install that policy (Debian: sudo apt-get install selinux-policy-default), or set SELINUX=disabled in /etc/selinux/config
+"""
+
+
+def test_selinux_config(tmp, exp, env):
+    """Debian's policycoreutils without a policy: a config that turns on a policy that is not there."""
+    tree = f"{tmp}/policycoreutils"
+    fake_tree(tree)
+    write(f"{tree}/etc/selinux/config", "SELINUX=permissive\nSELINUXTYPE=default\n")
+    rc, out, err = run(env, "doctor", "--root", tree, exp)
+    check("doctor: a config naming a policy that is not installed fails with the fix",
+          rc == 1 and SELINUX_CONFIG_FAIL in out, f"exit {rc}\n{out}\n{err}")
+    os.makedirs(f"{tree}/etc/selinux/default")
+    rc, out, err = run(env, "doctor", "--root", tree, exp)
+    check("doctor: with the policy's folder there, SELinux is what the kernel says",
+          "ok    selinux         disabled (no /sys/fs/selinux)\n" in out, out + err)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tree, exp = f"{tmp}/tree", f"{tmp}/dr.toml"
@@ -208,6 +227,7 @@ def main():
         test_usage(tree, exp, env)
         test_start_refuses(tree, exp, env)
         test_exec_label(tmp, exp, env)
+        test_selinux_config(tmp, exp, env)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

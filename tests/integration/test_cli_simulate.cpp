@@ -71,9 +71,10 @@ TEST_CASE("simulate replaces its own results folder whole, and then only its own
           std::string::npos);
     CHECK(sys::read_text_file(dir / "report.md").find("> **Not a measurement of the targets.** Simulated") !=
           std::string::npos);
-    CHECK(first.out.find("\nreport: " + (dir / "report.md").string() + "\n        " +
-                         (dir / "report.json").string() + "\n        " + (dir / "report.svg").string() +
-                         "\n        " + (dir / "report.html").string() + "\n") != std::string::npos);
+    CHECK(first.out.find("\nreport: " + (dir / "report.md").string() +
+                         " (and report.json, .svg, .html beside it)\n") != std::string::npos);
+    for (const char* file : {"report.json", "report.svg", "report.html"})
+        CHECK(fs::exists(dir / file));
     CHECK(first.err.find("holds earlier results") == std::string::npos);
     // a run of a sandbox that the next copy does not have
     sys::write_file_atomic(dir / "runs/zz-9.json", R"({"schema": "bootbench-run/1", "environment": {"sandbox": true}})");
@@ -206,12 +207,15 @@ TEST_CASE("Ctrl-C during simulate: the experiment is aborted, the runs so far ar
     CHECK(r.err.find("bootbench: interrupted by SIGINT after 2 of 4 runs: the experiment was aborted; "
                      "results so far (incomplete) in " + results.string() + "\n") != std::string::npos);
     CHECK(r.out == "report (incomplete): " + (results / "report.md").string() + "\n");
-    // progress: where the experiment is as each run begins; conditions that
-    // only say "run" are one line, not one each
-    CHECK(r.err.find("bootbench: run 1/4 (a), about ") != std::string::npos);
-    CHECK(r.err.find("bootbench: run 3/4 (a), about ") != std::string::npos);
-    CHECK(r.err.find("bootbench: conditions: met: quiet (") != std::string::npos);
+    // progress: one line as each run ends; the details (where each run
+    // begins, conditions that only say "run", in one line) in the log
+    CHECK(r.err.find("bootbench: run 1/4 (a): ok, echo ") != std::string::npos);
+    CHECK(r.err.find("bootbench: run 2/4 (b): ok, echo ") != std::string::npos);
+    CHECK(r.err.find("conditions: met") == std::string::npos);
     CHECK(r.err.find("bootbench: conditions: settle:") == std::string::npos);
+    std::string log = sys::read_text_file(results / "bootbench.log");
+    CHECK(log.find(" run 3/4 (a), about ") != std::string::npos);
+    CHECK(log.find(" conditions: met: quiet (") != std::string::npos);
     CHECK(fs::exists(results / "runs/a-1.json"));
     CHECK(fs::exists(results / "runs/b-1.json"));
     CHECK_FALSE(fs::exists(results / "runs/a-2.json"));
@@ -261,4 +265,34 @@ TEST_CASE("status with no experiment on this machine says how to look at a simul
     CHECK(r.out == "no experiment here (no state in /var/lib/bootbench)\n"
                    "a simulation keeps its state in its sandbox: bootbench status --sandbox DIR "
                    "(DIR is the folder simulate named when it started)\n");
+}
+
+// Issue 34 item 3: the terminal of `simulate` is one line a run and what
+// needs a person; --verbose (or BOOTBENCH_VERBOSE=1) prints every detail,
+// which the log has either way.
+TEST_CASE("simulate says one line a run, --verbose every boot's details", "[simulate]") {
+    Sandbox sb(fast_experiment(1));
+    fs::path exp = sb.dir / "exp.toml", dir = sb.dir / "res";
+    sys::write_file_atomic(exp, sb.text);
+    CliResult brief = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    REQUIRE(brief.status == 0);
+    for (const char* detail : {"--- boot ", "switching the default", "boot into ", "conditions: met",
+                               "bench echo: running", "sleep inhibitor"})
+        CHECK(brief.err.find(detail) == std::string::npos);
+    CHECK(brief.err.find("bootbench: run 1/2 (a): ok, echo ") != std::string::npos);
+    CHECK(brief.err.find("bootbench: run 2/2 (b): ok, echo ") != std::string::npos);
+    CHECK(brief.err.find("; the last run\n") != std::string::npos);
+    std::string log = sys::read_text_file(dir / "bootbench.log");
+    CHECK(log.find(" conditions: met: ") != std::string::npos);
+    CHECK(log.find(" bench echo: running ") != std::string::npos);
+    CliResult verbose = run_cli({"simulate", "--verbose", "--results", dir.string(), exp.string()});
+    REQUIRE(verbose.status == 0);
+    for (const char* detail : {"--- boot 1: a\n", "bootbench: switching the default", "bootbench: conditions: met: ",
+                               "bootbench: bench echo: running", "bootbench: run 1/2 (a): ok, echo "})
+        CHECK(verbose.err.find(detail) != std::string::npos);
+    // what to do next on a real machine, after the report
+    CHECK(brief.out.find("\nnext, on the ostree machine to measure (Fedora Atomic, Universal Blue, bootc):\n"
+                         "  bootbench doctor " + exp.string()) != std::string::npos);
+    CHECK(brief.out.find("then sudo bootbench start " + exp.string() + "  (pins, installs the unit, reboots)\n") !=
+          std::string::npos);
 }

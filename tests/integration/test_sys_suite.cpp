@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "core/base/error.hpp"
-#include "core/state/status.hpp"
+#include "core/report/status.hpp"
 #include "fake_tree.hpp"
 #include "helpers.hpp"
 #include "sys/run/suite.hpp"

@@ -37,11 +37,11 @@ class AtomicBootstrap(unittest.TestCase):
         path.write_text(body)
         path.chmod(0o755)
 
-    def bootstrap(self):
+    def bootstrap(self, *args):
         env = dict(os.environ, PATH=f"{self.bin}:/usr/bin:/bin", CALLS=str(self.calls),
                    BOOTBENCH_RUN_DIR=str(self.run_dir), BOOTBENCH_OS_RELEASE=str(self.tmp / "os-release"))
         env.pop("BOOTBENCH_WERROR", None)
-        r = subprocess.run(["bash", BOOTSTRAP], env=env, capture_output=True, text=True, timeout=60)
+        r = subprocess.run(["bash", BOOTSTRAP, *args], env=env, capture_output=True, text=True, timeout=60)
         calls = self.calls.read_text().splitlines() if self.calls.exists() else []
         return r, calls
 
@@ -68,6 +68,13 @@ class AtomicBootstrap(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertNotIn("toolbox create --assumeyes --release 41 bootbench-build-41", calls)
         self.assertEqual(calls[-1], "toolbox run --container bootbench-build-41 env BOOTBENCH_WERROR=0 ./bootstrap")
+
+    def test_tests_flag_goes_into_the_toolbox(self):
+        self.tool("toolbox")
+        self.tool("podman")
+        r, calls = self.bootstrap("--tests")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(calls[-1], "toolbox run --container bootbench-build-41 env BOOTBENCH_WERROR=0 ./bootstrap --tests")
 
     def test_distrobox_when_there_is_no_toolbox(self):
         self.tool("distrobox")

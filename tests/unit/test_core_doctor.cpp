@@ -132,6 +132,36 @@ TEST_CASE("doctor: /sysroot read-write or unmounted and SELinux permissive warn"
     CHECK(one(f, "selinux").message == "disabled (no /sys/fs/selinux)");
 }
 
+TEST_CASE("doctor: /etc/selinux/config read as libostree reads it", "[doctor][selinux]") {
+    SelinuxConfig c = parse_selinux_config("# comment\nSELINUX=permissive\nSELINUXTYPE= default \n");
+    CHECK(c.on);
+    CHECK(c.mode == "permissive");
+    CHECK(c.type == "default");
+    CHECK(parse_selinux_config("SELINUX=Enforcing\n").on);
+    CHECK_FALSE(parse_selinux_config("SELINUX=disabled\nSELINUXTYPE=default\n").on);
+    CHECK_FALSE(parse_selinux_config("# SELINUX=permissive\n").on);
+}
+
+TEST_CASE("doctor: a config that turns on a policy that is not installed fails, with the fix", "[doctor][selinux]") {
+    HostFacts f = good();
+    f.selinux_enforce.reset(); // Debian: the kernel runs no SELinux, policycoreutils wrote the config
+    f.selinux_config = parse_selinux_config("SELINUX=permissive\nSELINUXTYPE=default\n");
+    DoctorCheck c = one(f, "selinux");
+    CHECK(c.status == CheckStatus::fail);
+    CHECK(c.message == "/etc/selinux/config says SELINUX=permissive and SELINUXTYPE=default, but "
+                       "/etc/selinux/default is not there: libostree labels what it writes with that policy, so "
+                       "every pin and deployment fails (selabel_open: No such file or directory)");
+    CHECK(c.fix == "install that policy (Debian: sudo apt-get install selinux-policy-default), or set "
+                   "SELINUX=disabled in /etc/selinux/config");
+    f.selinux_config = parse_selinux_config("SELINUX=enforcing\n");
+    CHECK(one(f, "selinux").message.find("but it names no policy (no SELINUXTYPE=)") != std::string::npos);
+    f.selinux_config->policy_present = true; // the policy is installed: the usual verdict
+    f.selinux_enforce = "1";
+    CHECK(one(f, "selinux").status == CheckStatus::ok);
+    f.selinux_config = parse_selinux_config("SELINUX=disabled\nSELINUXTYPE=default\n");
+    CHECK(one(f, "selinux").status == CheckStatus::ok);
+}
+
 TEST_CASE("doctor: free space against the stated default and the experiment's needs", "[doctor]") {
     HostFacts f = good();
     f.var_free = (1ull << 30) - 1;

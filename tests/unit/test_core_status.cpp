@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "core/state/estimate.hpp"
-#include "core/state/status.hpp"
+#include "core/report/status.hpp"
 
 using namespace bootbench::core;
 

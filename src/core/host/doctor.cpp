@@ -6,7 +6,9 @@
 #include "core/host/quiet.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 namespace bootbench::core {
@@ -55,7 +57,27 @@ DoctorCheck check_sysroot(const HostFacts& f) {
             "set sysroot.readonly=true in /ostree/repo/config (as Fedora does) and reboot"};
 }
 
+// A config that turns on a policy that is not installed (Debian's
+// policycoreutils without a policy writes SELINUX=permissive,
+// SELINUXTYPE=default): libostree fails every pin and every deployment.
+std::optional<DoctorCheck> broken_selinux_config(const HostFacts& f) {
+    if (!f.selinux_config || !f.selinux_config->on || f.selinux_config->policy_present)
+        return std::nullopt;
+    const SelinuxConfig& c = *f.selinux_config;
+    std::string where = c.type.empty() ? "it names no policy (no SELINUXTYPE=)"
+                                       : "/etc/selinux/" + c.type + " is not there";
+    return DoctorCheck{"selinux", CheckStatus::fail,
+                       "/etc/selinux/config says SELINUX=" + printable(c.mode) + " and SELINUXTYPE=" +
+                           printable(c.type) + ", but " + printable(where) +
+                           ": libostree labels what it writes with that policy, so every pin and "
+                           "deployment fails (selabel_open: No such file or directory)",
+                       "install that policy (Debian: sudo apt-get install selinux-policy-default), or set "
+                       "SELINUX=disabled in /etc/selinux/config"};
+}
+
 DoctorCheck check_selinux(const HostFacts& f) {
+    if (auto broken = broken_selinux_config(f))
+        return *broken;
     if (!f.selinux_enforce)
         return {"selinux", CheckStatus::ok, "disabled (no /sys/fs/selinux)", ""};
     if (*f.selinux_enforce == "1")
@@ -368,6 +390,37 @@ std::string format_bytes(std::uint64_t bytes) {
     else
         std::snprintf(buf, sizeof buf, "%llu MiB", static_cast<unsigned long long>(bytes / kMiB));
     return buf;
+}
+
+namespace {
+
+bool starts_with_nocase(const std::string& s, const std::string& prefix) {
+    return s.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(b)) == a;
+           });
+}
+
+std::string stripped(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t\r");
+    return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+} // namespace
+
+SelinuxConfig parse_selinux_config(const std::string& text) {
+    SelinuxConfig c;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("SELINUXTYPE=", 0) == 0)
+            c.type = stripped(line.substr(12));
+        else if (line.rfind("SELINUX=", 0) == 0) {
+            std::string mode = line.substr(8);
+            // any such line turns it on, as in libostree
+            c.on = c.on || starts_with_nocase(mode, "enforcing") || starts_with_nocase(mode, "permissive");
+            c.mode = stripped(mode);
+        }
+    }
+    return c;
 }
 
 } // namespace bootbench::core

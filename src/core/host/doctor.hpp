@@ -42,6 +42,18 @@ struct TransientEtcFact {
     std::string error;
 };
 
+// <root>/etc/selinux/config as libostree reads it (ostree-sepolicy.c): a
+// SELINUX= that begins with enforcing or permissive (any case) turns the
+// policy on, SELINUXTYPE= names its folder beside the config. libostree
+// labels what it writes with that policy whether the kernel runs SELinux
+// or not.
+struct SelinuxConfig {
+    std::string mode, type;      // as written after SELINUX= and SELINUXTYPE=
+    bool on = false;
+    bool policy_present = false; // <root>/etc/selinux/<type> is a folder (the probe's)
+};
+SelinuxConfig parse_selinux_config(const std::string& text);
+
 // What sys/doctor_probe found. nullopt: could not be read or not there.
 struct HostFacts {
     bool ostree_booted = false;           // <root>/run/ostree-booted exists
@@ -51,6 +63,7 @@ struct HostFacts {
     bool staged = false;                  // a staged deployment waits for the next boot
     std::optional<bool> sysroot_readonly; // nullopt: /sysroot is not a mount point
     std::optional<std::string> selinux_enforce; // <root>/sys/fs/selinux/enforce; nullopt: disabled
+    std::optional<SelinuxConfig> selinux_config; // nullopt: no <root>/etc/selinux/config
     std::optional<std::uint64_t> var_free, boot_free; // bytes
     std::vector<ToolFact> tools;                      // the host tools the benches need
     bool podman = false;                          // podman found (only asked with a tools image)

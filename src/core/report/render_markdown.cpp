@@ -1,5 +1,6 @@
 #include "core/report/render_markdown.hpp"
 
+#include "core/report/noise_floor.hpp"
 #include "core/report/render_text.hpp"
 #include "core/report/render_variance.hpp"
 
@@ -189,6 +190,8 @@ void header(std::ostringstream& o, const Report& r) {
         o << "> **Incomplete: " << md_escape(r.incomplete) << ".** " << kIncompleteText << "\n\n";
     if (!r.caption.provenance.empty())
         o << "> **Not a measurement of the targets.** " << md_escape(r.caption.provenance) << "\n\n";
+    if (auto floor = noise_floor(r))
+        o << "> " << md_escape(noise_floor_sentence(*floor)) << "\n\n";
     std::string caption = caption_line(r);
     o << "*" << (caption.empty() ? "" : md_escape(caption) + ". ")
       << "Runs per target: " << md_escape(runs_per_target(r)) << ".*\n";

@@ -177,6 +177,17 @@ std::string verdict_mark(const MetricReport& m) {
     return m.comparison->verdict == Verdict::same ? "~" : to_string(m.comparison->verdict);
 }
 
+std::string same_reason(const Comparison& c) {
+    if (c.verdict != Verdict::same)
+        return "";
+    if (c.ratio == 1)
+        return "~ as the medians are equal";
+    std::string spans = c.no_interval.empty() && c.ci.lo <= 1 && c.ci.hi >= 1 ? "the interval spans 1.00x" : "";
+    std::string p = c.p_adjusted >= kAlpha ? p_clause(c.p_adjusted) + " (Holm) not below " + format_fixed(kAlpha, 2)
+                                           : "";
+    return "~ as " + spans + (spans.empty() || p.empty() ? "" : ", ") + p;
+}
+
 std::string xml_escape(const std::string& s) {
     std::string out;
     for (char c : ascii_safe(s)) {

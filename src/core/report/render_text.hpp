@@ -35,6 +35,9 @@ std::string not_compared(const MetricReport& m, const std::string& subject,
 std::string interval_text(const MetricReport& m);
 // "~" when the difference is not significant, else "better" / "worse".
 std::string verdict_mark(const MetricReport& m);
+// Why a verdict is ~: "~ as the interval spans 1.00x, p = 0.420 (Holm) not
+// below 0.05"; "" for better and worse.
+std::string same_reason(const Comparison& c);
 
 // How far an outlier lies: "2.01x the median of the other runs, 10.0".
 std::string outlier_distance(const Outlier& o);

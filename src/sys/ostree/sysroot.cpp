@@ -4,8 +4,13 @@
 #include "sys/clock.hpp"
 #include "sys/ostree/gerror.hpp"
 #include "sys/ostree/layering.hpp"
+#include "sys/store/files.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <ostree.h>
 
@@ -53,6 +58,15 @@ core::DeploymentRef ref_of(OstreeDeployment* d) {
 }
 
 GPtrArray* deployment_list(OstreeSysroot* s) { return ostree_sysroot_get_deployments(s); }
+
+// A copy of the deployment's origin (an empty one when it has none), comments kept.
+GKeyFile* origin_copy(OstreeDeployment* d) {
+    GKeyFile* copy = g_key_file_new();
+    GKeyFile* origin = ostree_deployment_get_origin(d);
+    g_autofree char* text = origin ? g_key_file_to_data(origin, nullptr, nullptr) : nullptr;
+    g_key_file_load_from_data(copy, text ? text : "", static_cast<gsize>(-1), G_KEY_FILE_KEEP_COMMENTS, nullptr);
+    return copy;
+}
 
 } // namespace
 
@@ -224,10 +238,35 @@ void Sysroot::set_pinned(const core::DeploymentRef& ref, bool pinned) {
     OstreeDeployment* d = find(ref);
     if (ostree_deployment_is_pinned(d) == static_cast<gboolean>(pinned))
         return;
-    gcheck((pinned ? "Pinning " : "Unpinning ") + core::describe(ref), [&](GError** e) {
-        return ostree_sysroot_deployment_set_pinned(sysroot_, d, pinned, e);
-    });
+    std::string doing = (pinned ? "Pinning " : "Unpinning ") + core::describe(ref);
+    if (path_ == "/")
+        gcheck(doing, [&](GError** e) { return ostree_sysroot_deployment_set_pinned(sysroot_, d, pinned, e); });
+    else
+        write_pin(d, pinned, doing);
     reload();
+}
+
+// What ostree_sysroot_deployment_set_pinned writes, without its SELinux
+// label: libostree labels the origin file with the policy "/" names
+// (ostree_sysroot_write_origin_file builds its OstreeSePolicy from "/"
+// whatever the sysroot), so on a sysroot that is not the running machine's
+// (the sandbox) the host's /etc/selinux/config would decide, and one that
+// names a policy not installed fails every pin.
+void Sysroot::write_pin(OstreeDeployment* d, bool pinned, const std::string& doing) {
+    if (ostree_deployment_is_staged(d))
+        throw Error(doing + ": a staged deployment cannot be pinned");
+    g_autoptr(GKeyFile) origin = origin_copy(d);
+    if (pinned)
+        g_key_file_set_boolean(origin, OSTREE_ORIGIN_TRANSIENT_GROUP, "pinned", TRUE);
+    else
+        g_key_file_remove_key(origin, OSTREE_ORIGIN_TRANSIENT_GROUP, "pinned", nullptr);
+    g_autofree char* data = g_key_file_to_data(origin, nullptr, nullptr);
+    fs::path dir = deployment_dir(ref_of(d));
+    write_file_atomic(dir.parent_path() / (dir.filename().string() + ".origin"), data ? data : "");
+    // As libostree does after writing an origin: readers reload on a newer mtime.
+    if (::utimensat(AT_FDCWD, (path_ / "ostree" / "deploy").c_str(), nullptr, 0) != 0)
+        throw Error(doing + ": cannot update the time of " + (path_ / "ostree" / "deploy").string() + ": " +
+                    std::strerror(errno));
 }
 
 core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_ref,
@@ -243,9 +282,7 @@ core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_r
         ostree_kernel_args_append(ka, k.c_str());
     g_auto(GStrv) argv = ostree_kernel_args_to_strv(ka);
 
-    g_autoptr(GKeyFile) origin = g_key_file_new();
-    g_autofree char* data = g_key_file_to_data(ostree_deployment_get_origin(base), nullptr, nullptr);
-    g_key_file_load_from_data(origin, data ? data : "", static_cast<gsize>(-1), G_KEY_FILE_KEEP_COMMENTS, nullptr);
+    g_autoptr(GKeyFile) origin = origin_copy(base);
     g_key_file_set_string(origin, "bootbench", "kargs-for", target.c_str());
 
     OstreeSysrootDeployTreeOpts opts{};

@@ -87,6 +87,7 @@ public:
 private:
     OstreeDeployment* find(const core::DeploymentRef& ref);
     void write_order(std::vector<OstreeDeployment*> order, const std::string& doing, Postclean clean);
+    void write_pin(OstreeDeployment* d, bool pinned, const std::string& doing);
     class Lock;
 
     fs::path path_;

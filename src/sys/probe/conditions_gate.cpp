@@ -14,23 +14,13 @@ namespace bootbench::sys {
 
 namespace {
 
-// A condition that only says "run" is kept for the one summary line (and the
-// result); one that waits, sets, flags or fails is said at once, in full.
+// A condition that only says "run" is kept for the one summary line the
+// suite writes (and the result); one that waits, sets, flags or fails is
+// said at once, in full.
 void note(GateOutcome& out, const core::ConditionRecord& r) {
     if (r.decision != "run")
         std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(r).c_str());
     out.records.push_back(r);
-}
-
-// "conditions: met: settle (booted 1600 s ago), governor (no cpufreq), ...".
-void say_met(const GateOutcome& out) {
-    std::string met;
-    for (const auto& r : out.records)
-        if (r.decision == "run")
-            met += (met.empty() ? "" : ", ") + r.check + " (" + r.found +
-                   (r.detail.empty() ? "" : "; " + r.detail) + ")";
-    if (!met.empty())
-        std::fprintf(stderr, "bootbench: conditions: met: %s\n", met.c_str());
 }
 
 // Sleeps in short steps so that SIGINT/SIGTERM end a long wait.
@@ -138,16 +128,13 @@ GateOutcome pass_gate(const core::Conditions& c, const std::filesystem::path& pr
     auto sched_ext =
         core::decide_sched_ext(c, read_probe(probe_root / "sys/kernel/sched_ext/state"),
                                read_probe(probe_root / "sys/kernel/sched_ext/root/ops"));
-    if (fails(out, sched_ext) || !pass_governor(c, sensors, out)) {
-        say_met(out);
+    if (fails(out, sched_ext) || !pass_governor(c, sensors, out))
         return out;
-    }
     pass_temperature(c, sensors, clock, watch, out);
     if (out.failure.empty())
         if (auto band = core::start_band_record(
                 c, out.start_temp ? std::optional<double>(out.start_temp->celsius) : std::nullopt))
             note(out, *band);
-    say_met(out);
     return out;
 }
 

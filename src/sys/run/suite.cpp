@@ -1,5 +1,7 @@
 #include "sys/run/suite.hpp"
 
+#include "sys/store/run_log.hpp"
+
 #include "core/bench/energy.hpp"
 #include "core/base/error.hpp"
 #include "core/bench/host_metrics.hpp"
@@ -36,10 +38,6 @@ namespace {
 // after the unit started; a slow TCG guest needs about a minute.
 constexpr double kBootWaitS = 300;
 
-void log_line(const std::string& line) {
-    std::fprintf(stderr, "bootbench: %s\n", core::printable(line).c_str());
-}
-
 int online_cpus() {
     long n = ::sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? static_cast<int>(n) : 1;
@@ -56,10 +54,10 @@ std::string last_line(const std::string& text) {
 }
 
 // The raw file capped on disk, then read back: never more than its cap in memory.
-std::string bounded_output(const fs::path& path) {
+std::string bounded_output(const fs::path& path, RunLog* log) {
     std::string problem = cap_raw_output(path);
     if (!problem.empty())
-        log_line(problem);
+        tell(log, Weight::matters, problem);
     return read_raw_output(path);
 }
 
@@ -89,29 +87,30 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
 
 // A bench whose tool is missing, on the host or in the tools image: skipped
 // when the tool is optional (schbench), failed otherwise, with `why`.
-BenchRun tool_missing(const core::Bench& b, BenchRun run, const std::string& why, const std::string& hint) {
+BenchRun tool_missing(const core::Bench& b, BenchRun run, const std::string& why, const std::string& hint,
+                      RunLog* log) {
     bool optional = tool_for(b.kind) && tool_for(b.kind)->optional;
     run.record.status = optional ? core::BenchStatus::skipped : core::BenchStatus::failed;
     run.record.reason = optional ? "skipped: " + why : why;
-    log_line("bench " + b.name + ": " + run.record.reason);
+    tell(log, Weight::matters, "bench " + b.name + ": " + run.record.reason);
     run.metrics =
         core::collect_metrics(b, "", (optional ? "was skipped: " : "could not run: ") + why, hint);
     return run;
 }
 
-BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint) {
+BenchRun missing_tool(const core::Bench& b, BenchRun run, const std::string& hint, RunLog* log) {
     auto tool = tool_for(b.kind);
     std::string program = run.record.argv.empty() ? "" : run.record.argv[0];
     std::string why = tool ? not_installed_message(*tool)
                            : "program '" + program + "' not found: check argv in [[bench]] '" +
                                  b.name + "' and PATH";
-    return tool_missing(b, std::move(run), why, hint);
+    return tool_missing(b, std::move(run), why, hint, log);
 }
 
-BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why) {
+BenchRun not_started(const core::Bench& b, BenchRun run, const std::string& why, RunLog* log) {
     run.record.status = core::BenchStatus::failed;
     run.record.reason = why;
-    log_line("bench " + b.name + ": " + why);
+    tell(log, Weight::matters, "bench " + b.name + ": " + why);
     run.metrics = core::collect_metrics(b, "", "could not start: " + why, "");
     return run;
 }
@@ -125,6 +124,7 @@ struct BenchPlace {
     std::string run_id;
     const RaplMeter* rapl = nullptr; // null: no energy counters
     fs::path probe_root = "/";         // where cpufreq is sampled
+    RunLog* log = nullptr;             // SuiteRequest::log
 };
 
 // A bench's tool missing from the tools image: podman's "executable file not
@@ -139,7 +139,7 @@ BenchRun tool_not_in_image(const core::Bench& b, BenchRun run, const BenchPlace&
     return tool_missing(b, std::move(run),
                         inner[0] + " is not in the tools image " + at.tools->image +
                             ": add it to the image (containers/bench-tools/Containerfile has every bench's tool)",
-                        hint);
+                        hint, at.log);
 }
 
 // A container whose podman client was killed (timeout, interruption) may live on.
@@ -147,7 +147,7 @@ void remove_leftover_container(const BenchPlace& at, const ProcessOutcome& o, co
     if (!at.tools || o.end == ProcessEnd::exited)
         return;
     std::string problem = remove_container(name);
-    log_line(problem.empty() ? "container " + name + " stopped and removed" : problem);
+    tell(at.log, Weight::matters, problem.empty() ? "container " + name + " stopped and removed" : problem);
 }
 
 // The bench's package energy and power, when it gave metrics and RAPL is there.
@@ -173,15 +173,15 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string
                      at.run_dir / (stem + ".stderr"), bench_timeout_s(b)};
     std::string hint = spec.stdout_path.string();
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
-        return missing_tool(b, std::move(run), hint);
-    log_line("bench " + b.name + ": running " + core::join(run.record.argv, " "));
+        return missing_tool(b, std::move(run), hint, at.log);
+    tell(at.log, Weight::detail, "bench " + b.name + ": running " + core::join(run.record.argv, " "));
     std::optional<ProcessGroup> group;
     core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
     FreqSampler freq(at.probe_root);
     try {
         group.emplace(ProcessGroup::spawn(spec));
     } catch (const Error& e) {
-        return not_started(b, std::move(run), e.what());
+        return not_started(b, std::move(run), e.what(), at.log);
     }
     ProcessOutcome o = finish_process(*group, spec, at.watch);
     run.freq_mhz = freq.stop();
@@ -189,8 +189,8 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string
     run.record.wall_s = o.wall_s;
     if (o.end == ProcessEnd::exited)
         run.record.exit_status = o.exit_status;
-    std::string out = bounded_output(spec.stdout_path);
-    std::string err = bounded_output(spec.stderr_path);
+    std::string out = bounded_output(spec.stdout_path, at.log);
+    std::string err = bounded_output(spec.stderr_path, at.log);
     if (missing_in_image(at, o, err))
         return tool_not_in_image(b, std::move(run), at, inner, hint);
     std::string failure = process_failure(o, b, err);
@@ -204,7 +204,8 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string
         run.record.reason = "its output has none of the expected metrics (see " + hint + ")";
     }
     add_energy(run, at, energy_before);
-    log_line("bench " + stem + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
+    tell(at.log, run.record.reason.empty() ? Weight::detail : Weight::matters,
+         "bench " + stem + ": " + (run.record.reason.empty() ? "ok" : run.record.reason) +
              " (" + core::count_of(static_cast<long long>(run.metrics.metrics.size()), "metric") + ", " +
              std::to_string(o.wall_s) + " s)");
     return run;
@@ -305,14 +306,14 @@ core::RunResult start_result(const SuiteRequest& req, Clock& clock) {
 // The benches under the background load; the load lives exactly as long as they do.
 // The tools image as this boot's store has it, recorded in the environment;
 // nullopt for the host's tools. Throws when it cannot be used.
-std::optional<core::ToolsImage> tools_of(const core::Experiment& e, core::RunResult& r) {
+std::optional<core::ToolsImage> tools_of(const core::Experiment& e, core::RunResult& r, RunLog* log) {
     if (e.tools_image.empty()) {
         r.environment["tools_image"] = "host";
         return std::nullopt;
     }
     core::ToolsImage t = resolve_tools_image(e.tools_image);
     r.environment["tools_image"] = core::describe(t);
-    log_line("tools: " + core::describe(t));
+    tell(log, Weight::detail, "tools: " + core::describe(t));
     return t;
 }
 
@@ -327,13 +328,13 @@ void cannot_start(const core::Experiment& e, core::RunResult& r, const char* wha
 void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch,
                  const RaplMeter* rapl) {
     const core::Experiment& e = *req.experiment;
-    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl, req.probe_root};
+    BenchPlace at{req.run_dir, online_cpus(), &watch, std::nullopt, req.run_id, rapl, req.probe_root, req.log};
     double limit_s = 60;
     for (const auto& b : e.benches)
         limit_s += bench_timeout_s(b) * b.repeat;
     std::optional<BackgroundLoad> load;
     try {
-        at.tools = tools_of(e, r);
+        at.tools = tools_of(e, r, req.log);
         load.emplace(e.load, at.nproc, limit_s, req.run_dir, at.tools ? &*at.tools : nullptr,
                      core::container_name(req.run_id, "load"));
     } catch (const Error& err) {
@@ -342,7 +343,7 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     if (load->active()) {
         core::ConditionRecord rec{"load", load->command(), "running", "run",
                                   "for the length of the suite"};
-        log_line("conditions: " + core::log_line(rec));
+        tell(req.log, Weight::detail, "conditions: " + core::log_line(rec));
         r.conditions.push_back(core::to_json(rec));
     }
     for (const auto& bench : e.benches) {
@@ -351,7 +352,7 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
     }
     std::string load_problem = load->stop();
     if (!load_problem.empty()) {
-        log_line(load_problem);
+        tell(req.log, Weight::matters, load_problem);
         r.failure = load_problem;
     }
 }
@@ -375,7 +376,7 @@ void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWa
     r.canaries->suspended_s = core::suspended_between(asleep_before, sleep_offset_s(clock));
     r.canaries->updates_running = updates_running;
     if (std::string text = core::canary_text(*r.canaries); !text.empty())
-        log_line("canaries: " + text);
+        tell(req.log, Weight::matters, "canaries: " + text);
 }
 
 // Before the settle time: the boot must be over before anything is measured.
@@ -387,7 +388,7 @@ BootMeasurement boot_of(const SuiteRequest& req, Clock& clock, const InterruptWa
         out.described = "not measured: no boot of its own (a sandbox or a test)";
     else
         out = measure_boot(*req.boot_times, clock, kBootWaitS, &watch);
-    log_line("boot times: " + out.described);
+    tell(req.log, Weight::detail, "boot times: " + out.described);
     return out;
 }
 
@@ -396,6 +397,18 @@ void record_boot(core::RunResult& r, const BootMeasurement& boot) {
     if (boot.finish_monotonic_us)
         r.environment["boot_finish_monotonic_us"] = boot.finish_monotonic_us;
     add_metrics(r, boot.metrics);
+}
+
+// "conditions: met: settle (booted 1600 s ago), governor (no cpufreq), ...":
+// the conditions that only said "run", in one line (the others were said
+// as they were decided: sys/probe/conditions_gate).
+std::string met_line(const GateOutcome& out) {
+    std::string met;
+    for (const auto& r : out.records)
+        if (r.decision == "run")
+            met += (met.empty() ? "" : ", ") + r.check + " (" + r.found + (r.detail.empty() ? "" : "; " + r.detail) +
+                   ")";
+    return met.empty() ? "" : "conditions: met: " + met;
 }
 
 void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
@@ -416,6 +429,8 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
         pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch, request.units);
     for (const auto& rec : gate.records)
         r.conditions.push_back(core::to_json(rec));
+    if (std::string met = met_line(gate); !met.empty())
+        tell(request.log, Weight::detail, met);
     r.environment = probe_environment(request.probe_root);
     record_boot(r, boot);
     record_temperature(r, "temp_start_c",

@@ -17,6 +17,8 @@ class BootTimesSource;
 class Clock;
 class Sensors;
 
+class RunLog;
+
 struct SuiteRequest {
     const core::Experiment* experiment = nullptr;
     const core::Target* target = nullptr;
@@ -30,6 +32,9 @@ struct SuiteRequest {
     // systemd's boot times (sys/probe/boot_times): waited for before the settle
     // time; null: this is no boot of its own (a sandbox, a test), not measured.
     BootTimesSource* boot_times = nullptr;
+    // The experiment's log (bootbench.log): details kept there, said on
+    // stderr as it echoes; null (run-suite, tests): every line on stderr.
+    RunLog* log = nullptr;
 };
 
 // Never throws for a failing or missing benchmark: those are recorded in the

@@ -1,6 +1,8 @@
-#include "core/state/status.hpp"
+#include "core/report/status.hpp"
 
 #include "core/state/estimate.hpp"
+#include "core/experiment/metric_catalog.hpp"
+#include "core/report/render_text.hpp"
 #include "core/base/text.hpp"
 
 #include <algorithm>
@@ -38,6 +40,39 @@ std::string progress_line(const State& s, double run_estimate_s) {
     size_t left = n - s.count(SlotStatus::done) - s.count(SlotStatus::failed);
     return "run " + std::to_string(k) + "/" + std::to_string(n) + " (" + s.runs[k - 1].target + "), about " +
            format_duration(run_estimate_s * static_cast<double>(left)) + " left";
+}
+
+namespace {
+
+// "perf-sched-pipe 2.68 us/op, sysbench-threads 2533 events": each bench's first metric.
+std::string bench_results(const RunResult& r) {
+    std::vector<std::string> said, out;
+    for (const auto& m : r.metrics) {
+        auto known = find_metric(m.key); // the system's metrics after settle are no bench's
+        if (m.bench.empty() || (known && known->from == MetricFrom::system) ||
+            std::find(said.begin(), said.end(), m.bench) != said.end())
+            continue;
+        said.push_back(m.bench);
+        out.push_back(m.bench + " " + format_value(m.value) + (m.unit.empty() ? "" : " " + m.unit));
+    }
+    return join(out, ", ");
+}
+
+std::string outcome_of(const RunResult& r) {
+    if (r.status == RunStatus::failed)
+        return "failed (" + r.failure + ")";
+    std::string results = bench_results(r);
+    return to_string(r.status) + (results.empty() ? "" : ", " + results);
+}
+
+} // namespace
+
+std::string run_done_line(const State& s, const RunResult& r, double run_estimate_s) {
+    size_t n = s.runs.size(), k = std::min(s.current, n - 1) + 1;
+    size_t left = n - std::min(n, runs_ended(s) + 1);
+    return "run " + std::to_string(k) + "/" + std::to_string(n) + " (" + s.runs[k - 1].target + "): " +
+           outcome_of(r) + "; " +
+           (left ? "about " + format_duration(run_estimate_s * static_cast<double>(left)) + " left" : "the last run");
 }
 
 namespace {

@@ -51,6 +51,10 @@ std::optional<double> remaining_max_s(const StatusInput& in);
 // "run 3/4 (a), about 2 min 10 s left": said as each run begins; the time is
 // the experiment's estimate per run (boot, settle, suite) x runs not ended.
 std::string progress_line(const State& s, double run_estimate_s);
+// "run 3/12 (a): ok, perf-sched-pipe 2.68 us/op, sysbench-threads 2533
+// events; about 25 s left": said as the current run of `s` ends with `r`;
+// each bench's first metric, and the time of the runs after this one.
+std::string run_done_line(const State& s, const RunResult& r, double run_estimate_s);
 
 // Why runs ended partial, each cause with the runs it hit when they differ:
 // "schbench skipped (schbench is not installed)", "sysbench timed out in 1,
