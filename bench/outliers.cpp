@@ -3,8 +3,8 @@
 // and noise. Prints a Markdown table for docs/performance.md.
 //
 //   ninja -C build bench/outliers-bench && build/bench/outliers-bench [SETS] [ALPHA]
-#include "core/outliers.hpp"
-#include "core/plan.hpp"
+#include "core/stats/outliers.hpp"
+#include "core/state/plan.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,8 +1,8 @@
-// What PCRE2's limits cost (core/regex): the time a metric regex takes to
+// What PCRE2's limits cost (core/base/regex): the time a metric regex takes to
 // give up on a hostile line, and to match an ordinary one. Best of 5.
 //
 //   ninja -C build regex-limits-bench && build/bench/regex-limits-bench
-#include "core/regex.hpp"
+#include "core/base/regex.hpp"
 
 #include <algorithm>
 #include <chrono>

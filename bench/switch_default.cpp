@@ -11,7 +11,7 @@
 // the default and the next deployment swap places, bootbench's way then the
 // bare way, ROUNDS times; the order ends as it began. The VM test runs it in
 // its first boot, beside the runs it times.
-#include "core/experiment.hpp"
+#include "core/experiment/experiment.hpp"
 #include "sys/ostree/sandbox.hpp"
 #include "sys/ostree/sysroot.hpp"
 

@@ -1,7 +1,7 @@
 // Argument dispatch and the one top-level catch.
 #include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 
 #include <cstdio>
 #include <exception>

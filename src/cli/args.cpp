@@ -1,6 +1,6 @@
 #include "cli/args.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace bootbench::cli {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The subcommand table: one entry per verb, one file per subcommand.
 #include "cli/args.hpp"
-#include "core/experiment.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <memory>
 

@@ -4,8 +4,8 @@
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
 #include "cli/targets.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "sys/doctor_probe.hpp"
 #include "sys/ostree/prepare_root.hpp"
 

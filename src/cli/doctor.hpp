@@ -1,8 +1,8 @@
 #pragma once
 // The host checks of `bootbench doctor`, shared with `start`, which runs them
 // before it changes anything and refuses on a fail.
-#include "core/deployment.hpp"
-#include "core/doctor.hpp"
+#include "core/deployment/deployment.hpp"
+#include "core/host/doctor.hpp"
 #include "sys/ostree/sysroot.hpp"
 
 #include <map>

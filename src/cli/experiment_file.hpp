@@ -1,6 +1,6 @@
 #pragma once
 // Reading an experiment file from disk, shared by every subcommand that takes one.
-#include "core/experiment.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <cstddef>
 #include <string>

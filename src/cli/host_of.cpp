@@ -1,5 +1,5 @@
 #include "cli/commands.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/ostree/host.hpp"
 
 namespace bootbench::cli {

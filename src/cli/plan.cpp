@@ -2,10 +2,10 @@
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
 #include "cli/quiet.hpp"
-#include "core/adaptive.hpp"
-#include "core/estimate.hpp"
+#include "core/sizing/adaptive.hpp"
+#include "core/state/estimate.hpp"
 #include "sys/clock.hpp"
-#include "core/plan.hpp"
+#include "core/state/plan.hpp"
 #include "cli/targets.hpp"
 
 #include "sys/net/images.hpp"

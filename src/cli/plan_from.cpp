@@ -1,9 +1,9 @@
 // bootbench plan --from PILOT FILE: runs and repeat for FILE from a pilot
 // experiment's results (the variance inside and between its boots).
 #include "cli/commands.hpp"
-#include "core/plan_advice.hpp"
-#include "core/render_markdown.hpp"
-#include "core/render_variance.hpp"
+#include "core/sizing/plan_advice.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/render_variance.hpp"
 #include "sys/store/result_reader.hpp"
 
 #include <iostream>

@@ -1,7 +1,7 @@
 #include "cli/quiet.hpp"
 
-#include "core/error.hpp"
-#include "core/quiet.hpp"
+#include "core/base/error.hpp"
+#include "core/host/quiet.hpp"
 #include "sys/probe/quiet_units.hpp"
 
 namespace bootbench::cli {

@@ -1,6 +1,6 @@
 #pragma once
-// What `plan` and `start` say about the host's own timers (core/quiet).
-#include "core/experiment.hpp"
+// What `plan` and `start` say about the host's own timers (core/host/quiet).
+#include "core/experiment/experiment.hpp"
 
 #include <string>
 

@@ -2,12 +2,12 @@
 // results folder, of result files, or of a published folder; of several
 // machines' results folders, one report per machine and a pooled one.
 #include "cli/commands.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "cli/report_summary.hpp"
 #include "cli/report_hosts_summary.hpp"
 #include "sys/store/report_files.hpp"
-#include "core/render_markdown.hpp"
-#include "core/render_text.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/render_text.hpp"
 #include "sys/store/result_reader.hpp"
 
 #include <filesystem>
@@ -58,7 +58,7 @@ void say_written(const sys::ReportPaths& paths) {
 int cmd_report(const Args& args) {
     sys::ReportRequest req = request_from(args);
     core::ReportInput in = sys::report_input(req, sys::read_results(req.inputs));
-    if (core::spans_hosts(in.runs)) { // results from several machines: core/report_hosts
+    if (core::spans_hosts(in.runs)) { // results from several machines: core/report/report_hosts
         core::HostsReport hosts = core::build_hosts_report(in);
         sys::ReportPaths paths = sys::save_hosts_report(hosts, req.out_prefix);
         print_hosts_summary(hosts);

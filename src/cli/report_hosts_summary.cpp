@@ -1,8 +1,8 @@
 #include "cli/report_hosts_summary.hpp"
 
 #include "cli/report_summary.hpp"
-#include "core/render_hosts.hpp"
-#include "core/text.hpp"
+#include "core/report/render_hosts.hpp"
+#include "core/base/text.hpp"
 
 #include <algorithm>
 #include <iostream>

@@ -1,7 +1,7 @@
 #pragma once
 // What `report` prints for results from several machines: each machine's
 // summary (print_report_summary), then the pooled verdicts and warnings.
-#include "core/report_hosts.hpp"
+#include "core/report/report_hosts.hpp"
 
 namespace bootbench::cli {
 

@@ -1,9 +1,9 @@
 #include "cli/report_summary.hpp"
 
-#include "core/noise_floor.hpp"
-#include "core/render_markdown.hpp"
-#include "core/render_text.hpp"
-#include "core/render_variance.hpp"
+#include "core/report/noise_floor.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/render_text.hpp"
+#include "core/report/render_variance.hpp"
 
 #include <algorithm>
 #include <map>

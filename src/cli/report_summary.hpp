@@ -1,7 +1,7 @@
 #pragma once
 // What `report` prints after writing the files, and `simulate` at its end:
 // exclusions, flagged outliers, failed runs, warnings, one verdict per metric.
-#include "core/report.hpp"
+#include "core/report/report.hpp"
 
 namespace bootbench::cli {
 

@@ -10,11 +10,11 @@
 // numbers can also be recomputed without the publisher's choice. The fresh
 // results leave out what their experiment.toml [report] exclude lists.
 #include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/published.hpp"
-#include "core/render_markdown.hpp"
-#include "core/render_text.hpp"
-#include "core/report_reproduce.hpp"
+#include "core/base/error.hpp"
+#include "core/report/published.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/render_text.hpp"
+#include "core/report/report_reproduce.hpp"
 #include "sys/store/files.hpp"
 #include "sys/store/result_reader.hpp"
 

@@ -2,8 +2,8 @@
 // no deployment switching: the manual mode users know.
 #include "cli/commands.hpp"
 #include "cli/experiment_file.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "sys/probe/boot_times.hpp"
 #include "sys/probe/booted_deployment.hpp"
 #include "sys/probe/sleep_inhibitor.hpp"

@@ -2,7 +2,7 @@
 #include "sys/run/tools_image.hpp"
 #include "sys/ostree/binary_loads.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <sstream>
 

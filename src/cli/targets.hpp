@@ -1,7 +1,7 @@
 #pragma once
 // Target resolution on a sysroot, shared by plan and start.
-#include "core/experiment.hpp"
-#include "core/resolve.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/deployment/resolve.hpp"
 #include "sys/ostree/sysroot.hpp"
 
 #include <map>

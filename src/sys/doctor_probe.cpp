@@ -1,7 +1,7 @@
 #include "sys/doctor_probe.hpp"
 
-#include "core/error.hpp"
-#include "core/quiet.hpp"
+#include "core/base/error.hpp"
+#include "core/host/quiet.hpp"
 #include "sys/run/bench_command.hpp"
 #include "sys/probe/booted_deployment.hpp"
 #include "sys/probe/idle_suspend.hpp"

@@ -1,9 +1,9 @@
 #pragma once
-// The facts `bootbench doctor` judges (core/doctor), read from this host:
+// The facts `bootbench doctor` judges (core/host/doctor), read from this host:
 // /proc, /sys and /run under `root` (tests: a fake tree), libostree on
 // `root`, free space of `root`/var and `root`/boot, programs on PATH, podman's
 // store, and the unit files through the UnitControl seam.
-#include "core/doctor.hpp"
+#include "core/host/doctor.hpp"
 #include "sys/probe/quiet_units.hpp"
 
 #include <filesystem>

@@ -1,9 +1,10 @@
 #include "sys/orchestrator.hpp"
 #include "sys/probe/machine_id.hpp"
+#include "sys/probe/probes.hpp"
 
-#include "core/error.hpp"
-#include "core/estimate.hpp"
-#include "core/json_bounds.hpp"
+#include "core/base/error.hpp"
+#include "core/state/estimate.hpp"
+#include "core/base/json_bounds.hpp"
 #include "sys/probe/boot_times.hpp"
 #include "sys/clock.hpp"
 #include "sys/store/crash_point.hpp"
@@ -13,17 +14,17 @@
 #include "sys/store/report_files.hpp"
 #include "sys/store/result_reader.hpp"
 #include "sys/store/results_folder.hpp"
-#include "core/gate.hpp"
+#include "core/host/gate.hpp"
 #include "sys/store/run_log.hpp"
 #include "sys/run/suite.hpp"
 #include "sys/ostree/staging.hpp"
 #include "sys/ostree/unit_install.hpp"
 
-#include "core/adaptive.hpp"
-#include "core/oci.hpp"
-#include "core/resolve.hpp"
-#include "core/status.hpp"
-#include "core/text.hpp"
+#include "core/sizing/adaptive.hpp"
+#include "core/image/oci.hpp"
+#include "core/deployment/resolve.hpp"
+#include "core/report/status.hpp"
+#include "core/base/text.hpp"
 
 #include <cstdio>
 #include <iostream>

@@ -1,11 +1,11 @@
 #pragma once
 // The experiment's effects: start (prepare the machine, first switch),
 // resume (one boot's work), finish and abort. Every decision comes from
-// core/state.hpp; this file persists each step before taking the next one,
+// core/state/state.hpp; this file persists each step before taking the next one,
 // so a power loss between any two lines leaves a state the next boot can
 // continue from.
-#include "core/experiment.hpp"
-#include "core/state.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/state/state.hpp"
 #include "sys/ostree/host.hpp"
 #include "sys/store/state_store.hpp"
 

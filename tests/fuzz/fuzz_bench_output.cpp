@@ -1,8 +1,8 @@
 // What a benchmark prints, through the parser of each bench kind and a
 // command bench's metric regexes; the first byte picks the kind. The
 // published README's exclusion sentences are outside text too.
-#include "core/parsers.hpp"
-#include "core/published.hpp"
+#include "core/bench/parsers.hpp"
+#include "core/report/published.hpp"
 #include "fuzz_contract.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 // returns a value or throws bootbench::Error (the message a user sees, exit
 // 2). Any other exception would reach main() as "internal error", and a
 // crash, a hang or a sanitizer report is a finding in itself.
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // The experiment file: parse and validate, then plan its runs and the quick
 // rehearsal of it, as `plan` does with a file a user wrote.
-#include "core/experiment.hpp"
-#include "core/plan.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/state/plan.hpp"
 #include "fuzz_contract.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,8 +2,8 @@
 // JSON text to a document, as bootbench's readers do it (sys/store/state_store,
 // sys/store/result_reader): bounded nesting and size first, then any JSON error is
 // a bootbench::Error naming the file.
-#include "core/error.hpp"
-#include "core/json_bounds.hpp"
+#include "core/base/error.hpp"
+#include "core/base/json_bounds.hpp"
 #include "fuzz_contract.hpp"
 
 #include <nlohmann/json.hpp>

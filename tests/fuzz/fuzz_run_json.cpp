@@ -1,7 +1,7 @@
 // A result file, as `report` and `status` read it: bootbench-run/1 or a
 // published margine-bench-kernel/1 file; what is read must be writable again.
-#include "core/published.hpp"
-#include "core/run_result.hpp"
+#include "core/report/published.hpp"
+#include "core/result/run_result.hpp"
 #include "fuzz_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

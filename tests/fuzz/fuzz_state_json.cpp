@@ -1,6 +1,6 @@
 // state.json as every boot's `resume`, `status` and `abort` load it; a
 // loaded state must be writable again (it is saved at the next step).
-#include "core/state.hpp"
+#include "core/state/state.hpp"
 #include "fuzz_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -4,8 +4,8 @@
 #include "../integration/sandbox_fixture.hpp"
 #include "catch.hpp"
 #include "loopback_server.hpp"
-#include "core/error.hpp"
-#include "core/run_result.hpp"
+#include "core/base/error.hpp"
+#include "core/result/run_result.hpp"
 #include "sys/store/files.hpp"
 #include "sys/net/images.hpp"
 

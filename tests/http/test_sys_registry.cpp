@@ -1,6 +1,6 @@
 #include "error_of.hpp"
 #include "catch.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "loopback_server.hpp"
 #include "sys/net/registry.hpp"
 

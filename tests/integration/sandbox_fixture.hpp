@@ -1,8 +1,8 @@
 #pragma once
 // A sandbox sysroot for one test: built with libostree, booted with the
 // emulated bootloader, running the real bootbench binary at every boot.
-#include "core/experiment.hpp"
-#include "core/state.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/state/state.hpp"
 #include "sys/clock.hpp"
 #include "sys/ostree/host.hpp"
 #include "sys/orchestrator.hpp"

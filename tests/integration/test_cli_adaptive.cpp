@@ -85,7 +85,7 @@ TEST_CASE("plan prints the rounds, and how many fit before until", "[simulate][a
     CHECK(has(r.out, "  2 targets x 6 to 9 runs, order interleaved"));
     CHECK(has(r.out, "\nrounds (one run per target each): min 6, max 9, stopping when every primary metric is "
                      "within +-5%; the run order above is the longest night\nuntil 06:30: "));
-    CHECK(has(r.out, " per round): ")); // the rest depends on the time now: core/adaptive's until_text
+    CHECK(has(r.out, " per round): ")); // the rest depends on the time now: core/sizing/adaptive's until_text
     CHECK(has(r.out, "  18. b-9\n"));
 }
 

@@ -5,8 +5,8 @@
 #include "helpers.hpp"
 #include "sandbox_fixture.hpp"
 
-#include "core/loader_check.hpp"
-#include "core/state.hpp"
+#include "core/host/loader_check.hpp"
+#include "core/state/state.hpp"
 #include "sys/ostree/binary_loads.hpp"
 #include "sys/ostree/sysroot.hpp"
 #include "sys/process/subprocess.hpp"

@@ -1,6 +1,6 @@
 #include "catch.hpp"
 #include "fake_tree.hpp"
-#include "core/doctor.hpp"
+#include "core/host/doctor.hpp"
 #include "sys/doctor_probe.hpp"
 #include "sys/ostree/prepare_root.hpp"
 

@@ -1,8 +1,8 @@
 // Real-host behaviour on sandbox sysroots: kernel arguments, pins, hung
 // benchmarks, a full disk, the lock, and the CLI's dry run and refusals.
 #include "../unit/catch.hpp"
-#include "core/error.hpp"
-#include "core/run_result.hpp"
+#include "core/base/error.hpp"
+#include "core/result/run_result.hpp"
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"
 #include "sys/store/lock.hpp"

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "fake_tree.hpp"
 #include "sys/run/background_load.hpp"
 #include "sys/probe/conditions_gate.hpp"

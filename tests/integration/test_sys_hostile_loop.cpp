@@ -2,7 +2,7 @@
 // and outputs of tens of megabytes must be stored, capped, and never stop
 // the experiment.
 #include "../unit/catch.hpp"
-#include "core/run_result.hpp"
+#include "core/result/run_result.hpp"
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"
 

@@ -3,8 +3,8 @@
 // except what is on disk.
 #include "../unit/catch.hpp"
 #include "../unit/error_of.hpp"
-#include "core/error.hpp"
-#include "core/run_result.hpp"
+#include "core/base/error.hpp"
+#include "core/result/run_result.hpp"
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/unit_install.hpp"

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "fake_tree.hpp"
 #include "sys/probe/booted_deployment.hpp"
 #include "sys/probe/probes.hpp"

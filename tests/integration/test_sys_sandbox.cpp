@@ -1,6 +1,6 @@
 // The sandbox sysroot and its emulated bootloader, with real libostree.
 #include "../unit/catch.hpp"
-#include "core/resolve.hpp"
+#include "core/deployment/resolve.hpp"
 #include "fake_logind.hpp"
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"

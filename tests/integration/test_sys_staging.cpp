@@ -3,7 +3,7 @@
 // staged deployment does (tests/integration/standin_bootc.sh): what survives
 // each staging, the end state, layered packages.
 #include "../unit/catch.hpp"
-#include "core/run_result.hpp"
+#include "core/result/run_result.hpp"
 #include "sandbox_fixture.hpp"
 #include "sys/store/files.hpp"
 

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "helpers.hpp"
 #include "sys/process/subprocess.hpp"
 

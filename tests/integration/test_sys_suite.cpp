@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/status.hpp"
+#include "core/base/error.hpp"
+#include "core/report/status.hpp"
 #include "fake_tree.hpp"
 #include "helpers.hpp"
 #include "sys/run/suite.hpp"

@@ -8,8 +8,8 @@ documentation fails here:
   its synopsis, and every option `bootbench help COMMAND` lists is in it;
 - every global option of `bootbench help` (--version...) is in the page;
 - every key and table the experiment parser allows (the allow_keys lists of
-  src/core/experiment*.cpp) is under EXPERIMENT FILE;
-- every ExitCode of src/core/error.hpp is under EXIT STATUS.
+  src/core/experiment/experiment*.cpp) is under EXPERIMENT FILE;
+- every ExitCode of src/core/base/error.hpp is under EXIT STATUS.
 
 usage: man_test.py BOOTBENCH MANPAGE SOURCE_ROOT
        man_test.py --skip REASON       (exit 77: meson found no scdoc)
@@ -77,7 +77,7 @@ def commands_of(usage):
 
 def parser_keys(src):
     keys = set()
-    for f in sorted((src / "src/core").glob("experiment*.cpp")):
+    for f in sorted((src / "src/core/experiment").glob("experiment*.cpp")):
         for call in re.findall(r"allow_keys\([^{]*\{([^}]*)\}", f.read_text()):
             keys.update(re.findall(r'"([^"]+)"', call))
     return keys
@@ -113,7 +113,7 @@ def check_experiment_keys(src, page):
 
 def check_exit_codes(src, page):
     codes = re.findall(r"=\s*(\d+)", re.search(r"enum class ExitCode[^{]*\{([^}]*)\}",
-                                               (src / "src/core/error.hpp").read_text()).group(1))
+                                               (src / "src/core/base/error.hpp").read_text()).group(1))
     check("ExitCode values were found", len(codes) >= 3, codes)
     text = page.get("EXIT STATUS", "")
     for code in codes:

@@ -1,7 +1,7 @@
 #pragma once
 // The message a bootbench::Error carries out of `f`, for tests that check
 // what the user sees; "(no error)" when `f` does not throw.
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <functional>
 #include <string>

@@ -2,8 +2,8 @@
 // Experiment files as text in tests: the message parse_experiment gives for
 // one, and one edit of it.
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/experiment.hpp"
+#include "core/base/error.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <string>
 

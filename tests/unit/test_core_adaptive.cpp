@@ -1,7 +1,7 @@
 // The stopping rule of an adaptive experiment, on fake results and a fake
 // clock: each reason to stop, another round, min respected, balanced rounds.
 #include "catch.hpp"
-#include "core/adaptive.hpp"
+#include "core/sizing/adaptive.hpp"
 
 #include <algorithm>
 #include <map>

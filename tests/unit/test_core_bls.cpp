@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/bls.hpp"
+#include "core/deployment/bls.hpp"
 
 using namespace bootbench::core;
 

@@ -1,7 +1,7 @@
 #include "catch.hpp"
-#include "core/boot_times.hpp"
-#include "core/metric_catalog.hpp"
-#include "core/report.hpp"
+#include "core/bench/boot_times.hpp"
+#include "core/experiment/metric_catalog.hpp"
+#include "core/report/report.hpp"
 
 using namespace bootbench::core;
 

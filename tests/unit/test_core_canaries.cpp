@@ -1,9 +1,9 @@
 #include "catch.hpp"
-#include "core/canaries.hpp"
-#include "core/render_json.hpp"
-#include "core/render_markdown.hpp"
-#include "core/report.hpp"
-#include "core/run_result.hpp"
+#include "core/host/canaries.hpp"
+#include "core/report/render_json.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/report.hpp"
+#include "core/result/run_result.hpp"
 #include "error_of.hpp"
 
 #include <algorithm>

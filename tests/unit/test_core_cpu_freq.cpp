@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/cpu_freq.hpp"
-#include "core/report.hpp"
+#include "core/bench/cpu_freq.hpp"
+#include "core/report/report.hpp"
 
 using namespace bootbench::core;
 

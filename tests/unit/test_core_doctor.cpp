@@ -1,8 +1,8 @@
 #include "catch.hpp"
 
-#include "core/doctor.hpp"
-#include "core/exec_label.hpp"
-#include "core/experiment.hpp"
+#include "core/host/doctor.hpp"
+#include "core/host/exec_label.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/experiment.hpp"
+#include "core/base/error.hpp"
+#include "core/experiment/experiment.hpp"
 #include "experiment_text.hpp"
 
 #include <string>

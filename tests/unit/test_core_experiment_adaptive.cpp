@@ -1,8 +1,8 @@
 // [experiment] runs = { min, max }, until, precision, primary: what parses,
 // and the message for each mistake.
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/experiment.hpp"
+#include "core/base/error.hpp"
+#include "core/experiment/experiment.hpp"
 #include "experiment_text.hpp"
 
 #include <cstdio>

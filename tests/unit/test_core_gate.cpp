@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/gate.hpp"
+#include "core/host/gate.hpp"
 
 using namespace bootbench::core;
 

@@ -1,7 +1,7 @@
 #include "catch.hpp"
-#include "core/energy.hpp"
-#include "core/host_metrics.hpp"
-#include "core/metric_catalog.hpp"
+#include "core/bench/energy.hpp"
+#include "core/bench/host_metrics.hpp"
+#include "core/experiment/metric_catalog.hpp"
 
 using namespace bootbench::core;
 

@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/doctor.hpp"
-#include "core/idle_suspend.hpp"
+#include "core/host/doctor.hpp"
+#include "core/host/idle_suspend.hpp"
 
 using namespace bootbench::core;
 

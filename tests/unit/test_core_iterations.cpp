@@ -1,7 +1,7 @@
 #include "catch.hpp"
-#include "core/iterations.hpp"
-#include "core/report.hpp"
-#include "core/run_result.hpp"
+#include "core/bench/iterations.hpp"
+#include "core/report/report.hpp"
+#include "core/result/run_result.hpp"
 
 #include <algorithm>
 

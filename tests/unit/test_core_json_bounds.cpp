@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/json_bounds.hpp"
+#include "core/base/json_bounds.hpp"
 #include "error_of.hpp"
 
 #include <string>

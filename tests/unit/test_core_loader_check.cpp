@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/loader_check.hpp"
+#include "core/host/loader_check.hpp"
 
 using namespace bootbench::core;
 

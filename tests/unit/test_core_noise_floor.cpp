@@ -1,8 +1,8 @@
 // Issue 34 item 2: what the demo's A/A report teaches, from its own
 // intervals: the noise floor, and why each verdict is ~.
 #include "catch.hpp"
-#include "core/noise_floor.hpp"
-#include "core/render_text.hpp"
+#include "core/report/noise_floor.hpp"
+#include "core/report/render_text.hpp"
 
 #include <limits>
 

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/notify_message.hpp"
+#include "core/report/notify_message.hpp"
 
 #include <cmath>
 #include <string>

@@ -1,7 +1,7 @@
 #include "error_of.hpp"
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/oci.hpp"
+#include "core/base/error.hpp"
+#include "core/image/oci.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/outliers.hpp"
-#include "core/plan.hpp"
+#include "core/stats/outliers.hpp"
+#include "core/state/plan.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/parsers.hpp"
+#include "core/bench/parsers.hpp"
 
 #include <fstream>
 #include <sstream>

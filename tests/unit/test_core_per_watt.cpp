@@ -1,10 +1,10 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/experiment.hpp"
-#include "core/per_watt.hpp"
-#include "core/render_json.hpp"
-#include "core/render_markdown.hpp"
-#include "core/report.hpp"
+#include "core/base/error.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/result/per_watt.hpp"
+#include "core/report/render_json.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/report.hpp"
 
 #include <string>
 

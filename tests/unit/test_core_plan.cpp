@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/plan.hpp"
+#include "core/state/plan.hpp"
 
 #include <set>
 

@@ -1,9 +1,9 @@
 #include "catch.hpp"
 
 #include <algorithm>
-#include "core/error.hpp"
-#include "core/experiment.hpp"
-#include "core/quiet.hpp"
+#include "core/base/error.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/host/quiet.hpp"
 #include "error_of.hpp"
 
 using namespace bootbench;

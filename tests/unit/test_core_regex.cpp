@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/regex.hpp"
+#include "core/base/regex.hpp"
 #include "error_of.hpp"
 
 #include <string>

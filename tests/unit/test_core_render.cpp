@@ -1,9 +1,9 @@
 #include "catch.hpp"
-#include "core/render_html.hpp"
-#include "core/render_json.hpp"
-#include "core/render_markdown.hpp"
-#include "core/render_svg.hpp"
-#include "core/render_text.hpp"
+#include "core/report/render_html.hpp"
+#include "core/report/render_json.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/render_svg.hpp"
+#include "core/report/render_text.hpp"
 
 #include <limits>
 

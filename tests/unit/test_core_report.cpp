@@ -1,7 +1,7 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/report.hpp"
-#include "core/report_reproduce.hpp"
+#include "core/base/error.hpp"
+#include "core/report/report.hpp"
+#include "core/report/report_reproduce.hpp"
 
 #include <cmath>
 

@@ -2,10 +2,10 @@
 // has a zero, a metric has fewer values than runs, or run files disagree on
 // a metric's direction.
 #include "catch.hpp"
-#include "core/render_json.hpp"
-#include "core/render_markdown.hpp"
-#include "core/report.hpp"
-#include "core/report_reproduce.hpp"
+#include "core/report/render_json.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/report.hpp"
+#include "core/report/report_reproduce.hpp"
 
 using namespace bootbench::core;
 

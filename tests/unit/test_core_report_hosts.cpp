@@ -1,8 +1,8 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/render_hosts.hpp"
-#include "core/report_hosts.hpp"
-#include "core/stats_hosts.hpp"
+#include "core/base/error.hpp"
+#include "core/report/render_hosts.hpp"
+#include "core/report/report_hosts.hpp"
+#include "core/stats/stats_hosts.hpp"
 #include "error_of.hpp"
 
 #include <cmath>

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/report_inputs.hpp"
+#include "core/report/report_inputs.hpp"
 
 using namespace bootbench::core;
 

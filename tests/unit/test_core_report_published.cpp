@@ -1,9 +1,9 @@
 // The published Margine vs Bluefin-DX set (tests/data/published, Apache-2.0):
 // the report must give the numbers anyone can compute by hand from the files.
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/published.hpp"
-#include "core/report.hpp"
+#include "core/base/error.hpp"
+#include "core/report/published.hpp"
+#include "core/report/report.hpp"
 #include "error_of.hpp"
 
 #include <filesystem>

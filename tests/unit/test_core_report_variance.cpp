@@ -1,7 +1,7 @@
 #include "catch.hpp"
-#include "core/plan_advice.hpp"
-#include "core/render_variance.hpp"
-#include "core/report.hpp"
+#include "core/sizing/plan_advice.hpp"
+#include "core/report/render_variance.hpp"
+#include "core/report/report.hpp"
 
 #include <limits>
 

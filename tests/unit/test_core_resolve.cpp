@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/resolve.hpp"
+#include "core/deployment/resolve.hpp"
 
 using namespace bootbench::core;
 

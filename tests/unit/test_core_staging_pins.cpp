@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/staging_pins.hpp"
+#include "core/base/error.hpp"
+#include "core/deployment/staging_pins.hpp"
 #include "error_of.hpp"
 
 using namespace bootbench::core;

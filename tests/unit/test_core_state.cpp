@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/error.hpp"
-#include "core/state.hpp"
+#include "core/base/error.hpp"
+#include "core/state/state.hpp"
 #include "error_of.hpp"
 
 using namespace bootbench;

@@ -2,7 +2,7 @@
 // directions: a field that to_json forgets or state_from_json ignores fails
 // here (a round trip through both would hide it).
 #include "catch.hpp"
-#include "core/state.hpp"
+#include "core/state/state.hpp"
 
 using namespace bootbench::core;
 

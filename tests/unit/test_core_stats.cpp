@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/stats.hpp"
+#include "core/stats/stats.hpp"
 
 #include <bit>
 #include <cmath>

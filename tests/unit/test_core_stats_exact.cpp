@@ -1,10 +1,10 @@
-// core/stats against computations that share no code with it: the exact
+// core/stats/stats against computations that share no code with it: the exact
 // bootstrap distribution of a median (binomial sums), and reference p-values
 // of the normal approximation with ties (scipy 1.10,
 // stats.mannwhitneyu(a, b, method="asymptotic", use_continuity=True)).
 // Each test fails for a mutation named in its comment.
 #include "catch.hpp"
-#include "core/stats.hpp"
+#include "core/stats/stats.hpp"
 
 #include <cmath>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/estimate.hpp"
-#include "core/status.hpp"
+#include "core/state/estimate.hpp"
+#include "core/report/status.hpp"
 
 using namespace bootbench::core;
 

@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/run_result.hpp"
-#include "core/text.hpp"
+#include "core/result/run_result.hpp"
+#include "core/base/text.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "core/report.hpp"
-#include "core/time.hpp"
+#include "core/report/report.hpp"
+#include "core/base/time.hpp"
 
 using namespace bootbench::core;
 

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/tools_image.hpp"
+#include "core/image/tools_image.hpp"
 
 using namespace bootbench::core;
 

@@ -1,5 +1,5 @@
 #include "catch.hpp"
-#include "core/variance.hpp"
+#include "core/stats/variance.hpp"
 
 using namespace bootbench::core;
 

@@ -2,9 +2,9 @@
 // The experiment's notifications ([notify]): start, each run, failures and
 // the end. Best effort and bounded: a network that is down (often right
 // after boot) delays a boot by at most the bound and never breaks a run.
-#include "core/experiment.hpp"
-#include "core/run_result.hpp"
-#include "core/state.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/result/run_result.hpp"
+#include "core/state/state.hpp"
 #include "sys/net/notify.hpp"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "sys/net/http.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -146,17 +146,7 @@ std::string failure_text(CURLcode rc, const char* errbuf, const HttpRequest& req
 
 } // namespace
 
-const char* to_string(HttpMethod method) {
-    switch (method) {
-    case HttpMethod::get:
-        return "GET";
-    case HttpMethod::head:
-        return "HEAD";
-    case HttpMethod::post:
-        return "POST";
-    }
-    return "?";
-}
+const char* to_string(HttpMethod method) { return core::name_of(kMethodNames, method); }
 
 std::string HttpResponse::header(std::string_view name) const {
     for (const auto& h : headers)

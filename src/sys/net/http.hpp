@@ -1,6 +1,8 @@
 #pragma once
 // The HttpClient seam: libcurl for real, a loopback server in tests
 // (tests/http). Registry lookups and notifications go through it.
+#include "core/base/string_table.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +10,8 @@
 namespace bootbench::sys {
 
 enum class HttpMethod { get, head, post };
+inline constexpr core::Named<HttpMethod> kMethodNames[] = {
+    {"GET", HttpMethod::get}, {"HEAD", HttpMethod::head}, {"POST", HttpMethod::post}};
 const char* to_string(HttpMethod method);
 
 struct HttpHeader {

@@ -1,8 +1,8 @@
 #include "sys/net/images.hpp"
 
-#include "core/error.hpp"
-#include "core/oci.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/image/oci.hpp"
+#include "core/base/text.hpp"
 #include "sys/net/registry.hpp"
 
 #include <cstdlib>

@@ -1,7 +1,7 @@
 #pragma once
 // Image targets' tags resolved to digests at plan, start and simulate, so
 // that every result names the exact image it measured.
-#include "core/experiment.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <nlohmann/json.hpp>
 #include <ostream>

@@ -4,8 +4,8 @@
 // whatever the network does (it is often down right after boot: transport
 // errors and 5xx answers are retried with backoff until the bound), never
 // throws, and its only trace of a failure is one warning.
-#include "core/experiment.hpp"
-#include "core/notify_message.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/report/notify_message.hpp"
 #include "sys/clock.hpp"
 #include "sys/net/http.hpp"
 

@@ -1,7 +1,7 @@
 #include "sys/net/registry.hpp"
 
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 
 #include <glib.h>
 #include <sys/utsname.h>

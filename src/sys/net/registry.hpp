@@ -1,9 +1,9 @@
 #pragma once
 // Resolves an image target's tag to its manifest digest with the OCI
 // distribution API, anonymously (the bearer-token flow of ghcr.io, quay.io
-// and Docker Hub). The decisions are core/oci's; this file does the requests.
-#include "core/experiment.hpp"
-#include "core/oci.hpp"
+// and Docker Hub). The decisions are core/image/oci's; this file does the requests.
+#include "core/experiment/experiment.hpp"
+#include "core/image/oci.hpp"
 #include "sys/net/http.hpp"
 
 #include <string>

@@ -1,7 +1,7 @@
 #include "sys/ostree/binary_loads.hpp"
 
-#include "core/loader_check.hpp"
-#include "core/resolve.hpp"
+#include "core/host/loader_check.hpp"
+#include "core/deployment/resolve.hpp"
 #include "sys/ostree/sysroot.hpp"
 #include "sys/process/subprocess.hpp"
 

@@ -4,7 +4,7 @@
 // run from the deployment's folder with --library-path on its lib folders
 // and --inhibit-cache, so neither this machine's ld.so.cache nor its
 // libraries stand in for the deployment's).
-#include "core/experiment.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // The GLib boundary: a GError becomes a bootbench::Error whose message says
 // what was being done ("Making ... the default: <GLib message>").
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <glib.h>
 #include <string>

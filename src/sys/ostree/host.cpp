@@ -1,12 +1,11 @@
 #include "sys/ostree/host.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/host_writes.hpp"
 #include "sys/ostree/sandbox.hpp"
 
 #include <cstdlib>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,11 +97,6 @@ void SandboxHost::reboot() {
 }
 
 std::string SandboxHost::describe() { return "the sandbox " + sysroot_.path().string(); }
-
-std::string kernel_release() {
-    utsname u{};
-    return ::uname(&u) == 0 ? u.release : "";
-}
 
 std::unique_ptr<Host> open_host(const std::string& sysroot_option) {
     const char* sandbox = std::getenv(kSandboxEnv);

@@ -3,7 +3,7 @@
 // deployment's /etc, and reboot. Real: libostree on "/" and systemctl.
 // Sandbox: a sysroot folder, the booted deployment named by the emulated
 // bootloader (environment), and reboot = a request file the driver reads.
-#include "core/deployment.hpp"
+#include "core/deployment/deployment.hpp"
 #include "sys/probe/quiet_units.hpp"
 #include "sys/probe/sleep_inhibitor.hpp"
 #include "sys/ostree/sysroot.hpp"
@@ -84,16 +84,12 @@ public:
     bool emulated() const override { return true; }
     UnitControl* units() override { return &units_; }
     // The file whose presence tells the driver that a reboot was asked for.
-    static fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
 
 private:
     Sysroot sysroot_;
     fs::path booted_dir_;
     SandboxUnits units_;
 };
-
-// uname -r of the running kernel ("" if uname fails).
-std::string kernel_release();
 
 // The sandbox host when the environment names one (an emulated boot), else
 // the real host on `sysroot` (default "/").

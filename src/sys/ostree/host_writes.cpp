@@ -1,7 +1,7 @@
 #include "sys/ostree/host_writes.hpp"
 
-#include "core/error.hpp"
-#include "core/exec_label.hpp"
+#include "core/base/error.hpp"
+#include "core/host/exec_label.hpp"
 #include "sys/probe/probes.hpp"
 #include "sys/ostree/gerror.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // What a raw write into another deployment's /etc needs on a real host.
-#include "core/state.hpp"
+#include "core/state/state.hpp"
 
 #include <filesystem>
 #include <string>

@@ -2,7 +2,7 @@
 // rpm-ostree's client-layer metadata on a commit, read with GLib (the keys
 // and types of coreos/rpm-ostree src/libpriv/rpmostree-core.cxx, read as
 // rpmostree_deployment_get_layered_info reads them).
-#include "core/layering.hpp"
+#include "core/host/layering.hpp"
 
 typedef struct _GVariant GVariant;
 

@@ -3,8 +3,8 @@
 // (src/libotcore/otcore-prepare-root.c): with `[etc] transient = true`,
 // ostree-prepare-root mounts /etc at boot as an overlay of usr/etc in /run,
 // so nothing written into the deployment's own etc (the unit) is seen.
-#include "core/doctor.hpp"
-#include "core/deployment.hpp"
+#include "core/host/doctor.hpp"
+#include "core/deployment/deployment.hpp"
 #include "sys/ostree/sysroot.hpp"
 
 #include <filesystem>

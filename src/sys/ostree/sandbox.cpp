@@ -1,10 +1,10 @@
 #include "sys/ostree/sandbox.hpp"
 #include "sys/probe/machine_id.hpp"
+#include "sys/probe/probes.hpp"
 
-#include "core/bls.hpp"
+#include "core/deployment/bls.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/gerror.hpp"
-#include "sys/ostree/host.hpp"
 #include "sys/process/subprocess.hpp"
 #include "sys/ostree/unit_install.hpp"
 #include "unit_text.hpp"
@@ -208,7 +208,7 @@ fs::path map_into_boot(const fs::path& booted_dir, const std::string& path) {
 EmulatedBoot emulate_boot(const fs::path& sysroot, const InterruptWatch* watch) {
     EmulatedBoot boot;
     std::error_code ec;
-    fs::remove(SandboxHost::reboot_request(sysroot), ec);
+    fs::remove(reboot_request(sysroot), ec);
     boot.booted_dir = emulated_boot_choice(sysroot);
     fs::path etc = boot.booted_dir / "etc";
     boot.unit_enabled = unit_installed(etc);
@@ -220,7 +220,7 @@ EmulatedBoot emulate_boot(const fs::path& sysroot, const InterruptWatch* watch) 
                               watch, &boot.interrupted_by);
     boot.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     boot.killed_by = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    boot.reboot_requested = fs::exists(SandboxHost::reboot_request(sysroot), ec);
+    boot.reboot_requested = fs::exists(reboot_request(sysroot), ec);
     return boot;
 }
 

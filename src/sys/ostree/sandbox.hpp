@@ -3,8 +3,8 @@
 // libostree like a real one (repo, stateroot, commits with a kernel and an
 // initramfs, deployments, BLS entries). Its bootloader is emulated from the
 // BLS entries libostree wrote; each boot is a fresh `bootbench resume`.
-#include "core/experiment.hpp"
-#include "core/state.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/state/state.hpp"
 
 #include <filesystem>
 #include <map>
@@ -35,6 +35,10 @@ SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e);
 // The deployment folder the emulated bootloader boots: the default BLS entry's
 // ostree= path, resolved through the boot.N links. Throws when there is none.
 fs::path emulated_boot_choice(const fs::path& sysroot);
+
+// The file SandboxHost::reboot writes and the emulated bootloader takes as
+// the request to boot again.
+inline fs::path reboot_request(const fs::path& sysroot) { return sysroot / "run/reboot-requested"; }
 
 // Removes a sandbox: clears the immutable bit libostree sets on deployment roots.
 void remove_sandbox(const fs::path& dir);

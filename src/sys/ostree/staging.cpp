@@ -1,8 +1,8 @@
 #include "sys/ostree/staging.hpp"
 
-#include "core/error.hpp"
-#include "core/resolve.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/deployment/resolve.hpp"
+#include "core/base/text.hpp"
 #include "sys/process/subprocess.hpp"
 #include "sys/store/state_store.hpp"
 

@@ -2,8 +2,8 @@
 // Adding a target that is not deployed yet, through the system's own tool:
 // `bootc switch --retain` where bootc is installed, else `rpm-ostree rebase`.
 // Both stage the new deployment: it becomes a deployment at the next boot.
-#include "core/experiment.hpp"
-#include "core/staging_pins.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/deployment/staging_pins.hpp"
 #include "sys/ostree/host.hpp"
 #include "sys/store/state_store.hpp"
 

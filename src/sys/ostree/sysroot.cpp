@@ -1,6 +1,6 @@
 #include "sys/ostree/sysroot.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/clock.hpp"
 #include "sys/ostree/gerror.hpp"
 #include "sys/ostree/layering.hpp"

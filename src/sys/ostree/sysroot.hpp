@@ -2,8 +2,8 @@
 // An ostree sysroot through libostree: list deployments, make one the
 // default, pin, deploy a commit again with other kernel arguments, undeploy.
 // Works the same on "/" and on a throwaway sysroot folder (the sandbox).
-#include "core/deployment.hpp"
-#include "core/error.hpp"
+#include "core/deployment/deployment.hpp"
+#include "core/base/error.hpp"
 
 #include <filesystem>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "sys/ostree/unit_install.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/store/files.hpp"
 #include "unit_text.hpp"
 

@@ -1,10 +1,10 @@
 #pragma once
-// This boot's times from systemd (core/boot_times), read over D-Bus. The
+// This boot's times from systemd (core/bench/boot_times), read over D-Bus. The
 // reader is a seam: tests give fake answers; the real one asks the system
 // bus. bootbench waits (bounded) for the boot to finish, so that the suite
 // never runs inside the boot it measures.
-#include "core/boot_times.hpp"
-#include "core/parsers.hpp"
+#include "core/bench/boot_times.hpp"
+#include "core/bench/parsers.hpp"
 
 #include <optional>
 #include <string>

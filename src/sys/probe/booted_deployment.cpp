@@ -1,6 +1,6 @@
 #include "sys/probe/booted_deployment.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <ostree.h>
 

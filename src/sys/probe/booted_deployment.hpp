@@ -1,6 +1,6 @@
 #pragma once
 // The deployment this machine booted, as recorded in every run's result.
-#include "core/run_result.hpp"
+#include "core/result/run_result.hpp"
 
 #include <filesystem>
 

@@ -1,7 +1,7 @@
 #include "sys/probe/conditions_gate.hpp"
 
-#include "core/error.hpp"
-#include "core/quiet.hpp"
+#include "core/base/error.hpp"
+#include "core/host/quiet.hpp"
 #include "sys/clock.hpp"
 #include "sys/probe/probes.hpp"
 #include "sys/probe/quiet_units.hpp"

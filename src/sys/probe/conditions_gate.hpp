@@ -1,9 +1,9 @@
 #pragma once
 // The conditions gate before each run: settle after boot, sched_ext,
 // governor (checked or set), then wait for the CPU to cool. The decisions
-// are core/gate's; this file waits, reads and writes.
-#include "core/experiment.hpp"
-#include "core/gate.hpp"
+// are core/host/gate's; this file waits, reads and writes.
+#include "core/experiment/experiment.hpp"
+#include "core/host/gate.hpp"
 #include "sys/probe/sensors.hpp"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "sys/probe/idle_suspend.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>

@@ -1,10 +1,11 @@
 #include "sys/probe/probes.hpp"
 
-#include "core/parsers.hpp"
+#include "core/bench/parsers.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <sys/utsname.h>
 #include <sys/xattr.h>
 
 namespace bootbench::sys {
@@ -94,6 +95,11 @@ std::optional<bool> mains_online(const fs::path& root) {
             result = result.value_or(false) || *online == "1";
     }
     return result;
+}
+
+std::string kernel_release() {
+    utsname u{};
+    return ::uname(&u) == 0 ? u.release : "";
 }
 
 std::optional<std::string> read_probe(const fs::path& path) {

@@ -11,6 +11,9 @@ namespace bootbench::sys {
 
 namespace fs = std::filesystem;
 
+// uname -r of the running kernel ("" if uname fails).
+std::string kernel_release();
+
 // The file's text without surrounding blanks; nullopt when it cannot be read.
 std::optional<std::string> read_probe(const fs::path& path);
 
@@ -30,7 +33,7 @@ std::optional<int> count_cpu_list(const std::string& list);
 // any one is; nullopt when the machine reports none (a desktop or a VM).
 std::optional<bool> mains_online(const fs::path& root);
 
-// The environment keys documented in core/run_result.hpp, except the
+// The environment keys documented in core/result/run_result.hpp, except the
 // temperatures (the suite adds those from its Sensors): null when absent.
 nlohmann::json probe_environment(const fs::path& root);
 

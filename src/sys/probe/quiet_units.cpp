@@ -1,7 +1,7 @@
 #include "sys/probe/quiet_units.hpp"
 
-#include "core/error.hpp"
-#include "core/quiet.hpp"
+#include "core/base/error.hpp"
+#include "core/host/quiet.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>

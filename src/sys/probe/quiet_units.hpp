@@ -1,6 +1,6 @@
 #pragma once
 // Stopping the host's own update, trim and indexing timers for one boot
-// (core/quiet says which and why). A seam: systemctl on a real host; on the
+// (core/host/quiet says which and why). A seam: systemctl on a real host; on the
 // sandbox, a list of "installed" units and a log of what was stopped, so a
 // simulation never touches this machine's units.
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "sys/probe/rapl.hpp"
 
-#include "core/parsers.hpp"
+#include "core/bench/parsers.hpp"
 #include "sys/probe/probes.hpp"
 
 #include <cerrno>

@@ -2,7 +2,7 @@
 // RAPL package energy counters under <root>/sys/class/powercap: the
 // intel-rapl:N zones (not their intel-rapl:N:M subzones), which the kernel
 // also exposes on AMD. Their energy_uj is root-only since Linux 5.10.
-#include "core/energy.hpp"
+#include "core/bench/energy.hpp"
 
 #include <filesystem>
 #include <string>

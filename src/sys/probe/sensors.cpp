@@ -1,7 +1,7 @@
 #include "sys/probe/sensors.hpp"
 
-#include "core/error.hpp"
-#include "core/parsers.hpp"
+#include "core/base/error.hpp"
+#include "core/bench/parsers.hpp"
 #include "sys/probe/probes.hpp"
 
 #include <array>

@@ -1,6 +1,6 @@
 #include "sys/probe/system_probe.hpp"
 
-#include "core/host_metrics.hpp"
+#include "core/bench/host_metrics.hpp"
 #include "sys/probe/probes.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
-// The system's figures after the settle time (core/host_metrics), read
+// The system's figures after the settle time (core/bench/host_metrics), read
 // under a probe root (tests: a fake tree).
-#include "core/parsers.hpp"
+#include "core/bench/parsers.hpp"
 
 #include <filesystem>
 

@@ -1,6 +1,6 @@
 #include "sys/process/subprocess.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/store/files.hpp"
 
 #include <cerrno>

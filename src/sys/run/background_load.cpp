@@ -1,6 +1,6 @@
 #include "sys/run/background_load.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "sys/run/bench_command.hpp"
 #include "sys/run/tools_image.hpp"
 

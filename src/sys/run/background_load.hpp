@@ -1,8 +1,8 @@
 #pragma once
 // The background load ([load] cpu_workers): stress-ng --cpu N for the length
 // of the suite, in its own process group, never left running.
-#include "core/experiment.hpp"
-#include "core/tools_image.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/image/tools_image.hpp"
 #include "sys/process/subprocess.hpp"
 
 #include <filesystem>

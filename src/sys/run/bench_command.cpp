@@ -1,6 +1,6 @@
 #include "sys/run/bench_command.hpp"
 
-#include "core/estimate.hpp"
+#include "core/state/estimate.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 // What to run for each kind of bench, and which package provides the tool.
-#include "core/experiment.hpp"
+#include "core/experiment/experiment.hpp"
 
 #include <optional>
 #include <string>

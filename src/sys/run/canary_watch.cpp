@@ -1,6 +1,6 @@
 #include "sys/run/canary_watch.hpp"
 
-#include "core/parsers.hpp"
+#include "core/bench/parsers.hpp"
 #include "sys/probe/probes.hpp"
 
 #include <cerrno>

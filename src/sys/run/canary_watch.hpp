@@ -1,10 +1,10 @@
 #pragma once
-// Watches for noise canaries (core/canaries) across the benches: the
+// Watches for noise canaries (core/host/canaries) across the benches: the
 // kernel log from <root>/dev/kmsg, positioned at its end when the watch
 // starts, and the thermal throttle counters of
 // <root>/sys/devices/system/cpu/cpu*/thermal_throttle. Never throws: what
 // cannot be read is recorded as the canary's problem.
-#include "core/canaries.hpp"
+#include "core/host/canaries.hpp"
 
 #include <filesystem>
 

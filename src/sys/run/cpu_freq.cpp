@@ -1,7 +1,7 @@
 #include "sys/run/cpu_freq.hpp"
 
-#include "core/cpu_freq.hpp"
-#include "core/parsers.hpp"
+#include "core/bench/cpu_freq.hpp"
+#include "core/bench/parsers.hpp"
 #include "sys/probe/probes.hpp"
 
 #include <cctype>

@@ -1,7 +1,7 @@
 #pragma once
 // Samples the CPUs' current frequency (cpufreq scaling_cur_freq of every
 // CPU, under a probe root) while a bench runs, on a thread of its own, so
-// that the bench's average frequency can be recorded (core/cpu_freq).
+// that the bench's average frequency can be recorded (core/bench/cpu_freq).
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>

@@ -2,12 +2,12 @@
 
 #include "sys/store/run_log.hpp"
 
-#include "core/energy.hpp"
-#include "core/error.hpp"
-#include "core/host_metrics.hpp"
-#include "core/iterations.hpp"
-#include "core/parsers.hpp"
-#include "core/text.hpp"
+#include "core/bench/energy.hpp"
+#include "core/base/error.hpp"
+#include "core/bench/host_metrics.hpp"
+#include "core/bench/iterations.hpp"
+#include "core/bench/parsers.hpp"
+#include "core/base/text.hpp"
 #include "sys/run/background_load.hpp"
 #include "sys/run/bench_command.hpp"
 #include "sys/probe/boot_times.hpp"

@@ -3,8 +3,8 @@
 // run's result. Used by `resume` (after each boot), `run-suite` (manual mode)
 // and `simulate`. Raw logs go to `run_dir`; the result itself is not written
 // here (the caller stores it atomically and advances the state).
-#include "core/experiment.hpp"
-#include "core/run_result.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/result/run_result.hpp"
 
 #include <filesystem>
 #include <string>

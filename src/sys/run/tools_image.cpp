@@ -1,7 +1,7 @@
 #include "sys/run/tools_image.hpp"
 
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "sys/store/files.hpp"
 #include "sys/process/subprocess.hpp"
 

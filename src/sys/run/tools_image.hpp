@@ -1,7 +1,7 @@
 #pragma once
 // The tools image in podman's local store (/var/lib/containers: shared by
 // every deployment of the stateroot, so nothing is pulled after a boot).
-#include "core/tools_image.hpp"
+#include "core/image/tools_image.hpp"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include "sys/store/files.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 #include <cerrno>
 #include <cstring>

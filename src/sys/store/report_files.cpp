@@ -1,13 +1,12 @@
 #include "sys/store/report_files.hpp"
 
-#include "core/error.hpp"
-#include "core/render_hosts.hpp"
-#include "core/render_html.hpp"
-#include "core/render_json.hpp"
-#include "core/render_markdown.hpp"
-#include "core/render_svg.hpp"
+#include "core/base/error.hpp"
+#include "core/report/render_hosts.hpp"
+#include "core/report/render_html.hpp"
+#include "core/report/render_json.hpp"
+#include "core/report/render_markdown.hpp"
+#include "core/report/render_svg.hpp"
 #include "sys/store/files.hpp"
-#include "sys/store/result_reader.hpp"
 
 #include <functional>
 

@@ -1,9 +1,10 @@
 #pragma once
 // Writes report.{md,json,svg,html} for a results folder, or for results from
-// several machines (core/report_hosts). Used at the end of an experiment, by
+// several machines (core/report/report_hosts). Used at the end of an experiment, by
 // `abort`, and by `bootbench report`.
-#include "core/report.hpp"
-#include "core/report_hosts.hpp"
+#include "core/report/report.hpp"
+#include "core/report/report_hosts.hpp"
+#include "sys/store/result_reader.hpp"
 
 #include <filesystem>
 #include <string>
@@ -11,16 +12,6 @@
 #include <vector>
 
 namespace bootbench::sys {
-
-struct ReportRequest {
-    std::vector<std::filesystem::path> inputs; // results folders and/or result files
-    std::string title;                          // "" = from the results
-    std::string baseline;                       // "" = from the results / experiment file
-    std::string subject;                        // "" = the first target that is not the baseline
-    std::vector<std::pair<std::string, std::string>> exclude; // run id, reason
-    std::filesystem::path out_prefix;           // e.g. results/x/report -> report.md, report.json...
-    std::string incomplete{};                   // why the runs are not all there (core::ReportInput)
-};
 
 struct ReportPaths {
     std::filesystem::path markdown, json, svg, html;

@@ -1,14 +1,14 @@
 #include "sys/store/result_reader.hpp"
 #include "sys/store/results_folder.hpp"
 
-#include "core/parallel.hpp"
+#include "core/base/parallel.hpp"
 
-#include "core/error.hpp"
-#include "core/json_bounds.hpp"
-#include "core/published.hpp"
-#include "core/report_hosts.hpp"
-#include "core/report_inputs.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/json_bounds.hpp"
+#include "core/report/published.hpp"
+#include "core/report/report_hosts.hpp"
+#include "core/report/report_inputs.hpp"
+#include "core/base/text.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -2,17 +2,28 @@
 // Reading results for a report: results folders (runs/*.json in
 // bootbench-run/1, and experiment.toml when present), published folders
 // (flat *.json in margine-bench-kernel/1) and single result files.
-#include "core/experiment.hpp"
-#include "core/report.hpp"
-#include "core/run_result.hpp"
-#include "sys/store/report_files.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/report/report.hpp"
+#include "core/result/run_result.hpp"
 
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace bootbench::sys {
+
+struct ReportRequest {
+    std::vector<std::filesystem::path> inputs; // results folders and/or result files
+    std::string title;                          // "" = from the results
+    std::string baseline;                       // "" = from the results / experiment file
+    std::string subject;                        // "" = the first target that is not the baseline
+    std::vector<std::pair<std::string, std::string>> exclude; // run id, reason
+    std::filesystem::path out_prefix;           // e.g. results/x/report -> report.md, report.json...
+    std::string incomplete{};                   // why the runs are not all there (core::ReportInput)
+};
 
 struct LoadedResults {
     std::vector<core::RunResult> runs;

@@ -1,7 +1,7 @@
 #include "sys/store/results_folder.hpp"
 
-#include "core/error.hpp"
-#include "core/json_bounds.hpp"
+#include "core/base/error.hpp"
+#include "core/base/json_bounds.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "sys/store/run_log.hpp"
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 #include "sys/clock.hpp"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "sys/store/state_store.hpp"
 
-#include "core/error.hpp"
-#include "core/json_bounds.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/json_bounds.hpp"
+#include "core/base/text.hpp"
 #include "sys/store/files.hpp"
 
 namespace bootbench::sys {

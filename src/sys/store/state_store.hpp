@@ -10,9 +10,9 @@
 //                                   by SELinux); an experiment they started runs it,
 //                                   and it is left in place
 //   <state_dir>/results/<name>/     runs/<run>.json, runs/<run>/ raw logs, log, report.*
-//   <state_dir>/staging.json        what start pinned while it staged targets (core/staging_pins)
-#include "core/staging_pins.hpp"
-#include "core/state.hpp"
+//   <state_dir>/staging.json        what start pinned while it staged targets (core/deployment/staging_pins)
+#include "core/deployment/staging_pins.hpp"
+#include "core/state/state.hpp"
 
 #include <filesystem>
 #include <optional>

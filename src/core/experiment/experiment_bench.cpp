@@ -1,0 +1,207 @@
+// The [[bench]], [report] and [notify] tables, and the checks that span tables.
+#include "core/base/error.hpp"
+#include "core/experiment/experiment.hpp"
+#include "core/base/regex.hpp"
+#include "core/experiment/toml_reader.hpp"
+
+#include <set>
+
+namespace bootbench::core {
+
+namespace {
+
+int read_int(TomlReader& r, const toml::table& t, std::string_view key, const std::string& ctx,
+             int fallback, int min, int max) {
+    return r.int_in(t, key, ctx + "." + std::string(key), min, max).value_or(fallback);
+}
+
+// Thread counts passed to the benchmarks (0 = the bench's own default).
+constexpr int kMaxThreads = 4096;
+// With the engine the suite runs it on (PCRE2), so that plan refuses what
+// resume could not use.
+void check_metric_regex(TomlReader& r, const toml::table& mt, const std::string& regex,
+                        const std::string& ctx) {
+    try {
+        Regex re(regex);
+        if (!regex.empty() && re.capture_count() < 1)
+            r.error_at(mt, "regex", ctx + ".metric.regex needs one capture group for the value");
+    } catch (const Error& e) {
+        r.error_at(mt, "regex",
+                   ctx + ".metric.regex is not a valid regular expression: " + e.what());
+    }
+}
+
+void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
+    const toml::array* arr = r.optional_table_array(t, "metric", ctx + ".metric");
+    if (!arr || arr->empty()) {
+        r.error_at(t, ctx + " (kind = \"command\") needs at least one [[bench.metric]] table");
+        return;
+    }
+    for (const auto& node : *arr) {
+        const toml::table& mt = *node.as_table();
+        r.allow_keys(mt, "[[bench.metric]]", {"key", "regex", "unit", "better"});
+        MetricSpec m;
+        m.pos = TomlReader::pos_of(mt);
+        m.key = r.string(mt, "key", ctx + ".metric.key", Required::yes).value_or("");
+        m.regex = r.string(mt, "regex", ctx + ".metric.regex", Required::yes).value_or("");
+        m.unit = r.string(mt, "unit", ctx + ".metric.unit").value_or("");
+        m.better = r.choice(mt, "better", ctx + ".metric.better", kBetterNames).value_or(Better::lower);
+        if (!mt.contains("better"))
+            r.error_at(mt, "missing " + ctx + ".metric.better (\"lower\" or \"higher\")");
+        check_metric_regex(r, mt, m.regex, ctx);
+        b.metrics.push_back(std::move(m));
+    }
+}
+
+void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
+    switch (b.kind) {
+    case BenchKind::perf_sched_pipe:
+        r.allow_keys(t, ctx, {"kind", "name", "loops", "timeout_s", "repeat"});
+        b.loops = read_int(r, t, "loops", ctx, 1000000, 1, 1000000000);
+        break;
+    case BenchKind::perf_sched_messaging:
+        r.allow_keys(t, ctx, {"kind", "name", "groups", "loops", "timeout_s", "repeat"});
+        b.groups = read_int(r, t, "groups", ctx, 20, 1, 1000);
+        b.loops = read_int(r, t, "loops", ctx, 1000, 1, 1000000);
+        break;
+    case BenchKind::sysbench_threads:
+        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
+        b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
+        b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
+        break;
+    case BenchKind::schbench:
+        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s", "repeat"});
+        b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
+        b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
+        b.message_threads = read_int(r, t, "message_threads", ctx, 0, 0, kMaxThreads);
+        break;
+    case BenchKind::command:
+        r.allow_keys(t, ctx, {"kind", "name", "argv", "timeout_s", "metric", "repeat"});
+        b.argv = r.string_array(t, "argv", ctx + ".argv", Required::yes);
+        if (t.contains("argv") && b.argv.empty())
+            r.error_at(t, "argv", ctx + ".argv is empty: give the program and its arguments");
+        if (!t.contains("name"))
+            r.error_at(t, "missing " + ctx + ".name (a command bench needs a name)");
+        if (!t.contains("timeout_s"))
+            r.error_at(t, "missing " + ctx + ".timeout_s (a command bench needs a time limit)");
+        read_metric_specs(r, t, b, ctx);
+        break;
+    }
+    b.timeout_s = read_int(r, t, "timeout_s", ctx, 0, 1, kMaxSeconds);
+    b.repeat = read_int(r, t, "repeat", ctx, 1, 1, kMaxRepeat);
+}
+
+} // namespace
+
+void read_benches(TomlReader& r, const toml::table& root, Experiment& e) {
+    const toml::array* arr = r.require_table_array(root, "bench", "[[bench]]");
+    if (!arr)
+        return;
+    if (arr->size() > static_cast<size_t>(kMaxBenches)) {
+        r.error_at(root, "bench", std::to_string(arr->size()) + " [[bench]] tables, more than " +
+                                      std::to_string(kMaxBenches) + ": split the suite");
+        return;
+    }
+    std::set<std::string> names;
+    for (const auto& node : *arr) {
+        const toml::table& t = *node.as_table();
+        Bench b;
+        b.pos = TomlReader::pos_of(t);
+        auto kind = r.choice(t, "kind", "bench.kind", kBenchKindNames);
+        if (!t.contains("kind"))
+            r.error_at(t, "missing bench.kind");
+        if (!kind)
+            continue;
+        b.kind = *kind;
+        b.name = r.string(t, "name", "bench.name").value_or(to_string(b.kind));
+        std::string ctx = "[[bench]] '" + b.name + "'";
+        if (!is_valid_name(b.name))
+            r.check_name(t, "name", b.name, "bench.name");
+        if (!names.insert(b.name).second)
+            r.error_at(t, t.contains("name") ? "name" : "kind",
+                       "duplicate bench name '" + b.name + "': give each [[bench]] its own name");
+        read_kind_keys(r, t, b, ctx);
+        e.benches.push_back(std::move(b));
+    }
+}
+
+void read_report_and_notify(TomlReader& r, const toml::table& root, Experiment& e) {
+    if (const toml::table* t = r.optional_table(root, "report", "[report]")) {
+        r.allow_keys(*t, "[report]", {"exclude", "per_watt"});
+        e.report.exclude = r.string_array(*t, "exclude", "report.exclude");
+        e.report.per_watt = r.string_array(*t, "per_watt", "report.per_watt");
+    }
+    const toml::table* t = r.optional_table(root, "notify", "[notify]");
+    if (!t)
+        return;
+    r.allow_keys(*t, "[notify]", {"url", "format", "on", "token_file", "token_env"});
+    Notify n;
+    n.url = r.string(*t, "url", "notify.url", Required::yes).value_or("");
+    if (!n.url.empty() && n.url.rfind("http://", 0) != 0 && n.url.rfind("https://", 0) != 0)
+        r.error_at(*t, "url", "notify.url must start with http:// or https://");
+    n.format = r.choice(*t, "format", "notify.format",
+                        std::vector<std::pair<std::string_view, std::string>>{{"text", "text"},
+                                                                              {"json", "json"}})
+                   .value_or("text");
+    n.on = r.string_array(*t, "on", "notify.on");
+    if (!t->contains("on"))
+        n.on = {"start", "run", "finish", "failure"};
+    for (const auto& ev : n.on)
+        if (ev != "start" && ev != "run" && ev != "finish" && ev != "failure")
+            r.error_at(*t, "on", "notify.on: unknown event \"" + ev +
+                                     "\" (events: start, run, finish, failure)");
+    n.token_file = r.string(*t, "token_file", "notify.token_file").value_or("");
+    n.token_env = r.string(*t, "token_env", "notify.token_env").value_or("");
+    e.notify = n;
+}
+
+void check_cross_references(TomlReader& r, const toml::table& root, const Experiment& e) {
+    const toml::table* exp = root.get_as<toml::table>("experiment");
+    if (exp && !e.baseline.empty() && !e.find_target(e.baseline) && !e.targets.empty()) {
+        std::string names;
+        for (const auto& t : e.targets)
+            names += (names.empty() ? "" : ", ") + t.name;
+        r.error_at(*exp, "baseline",
+                   "experiment.baseline '" + e.baseline + "' is not a target (targets: " + names + ")");
+    }
+    std::set<std::string> metric_keys;
+    for (const auto& b : e.benches)
+        for (const auto& m : b.metrics)
+            if (!metric_keys.insert(m.key).second)
+                r.error_at(m.pos, "metric key '" + m.key + "' is defined twice");
+    const toml::table* rep = root.get_as<toml::table>("report");
+    // Built once, and only for a plan within bounds (a larger one is refused already).
+    bool bounded = static_cast<size_t>(e.runs) * e.targets.size() <= static_cast<size_t>(kMaxPlannedRuns);
+    std::set<std::string> run_ids;
+    for (const auto& t : e.targets)
+        for (int k = 1; bounded && k <= e.runs && !e.report.exclude.empty(); ++k)
+            run_ids.insert(t.name + "-" + std::to_string(k));
+    for (const auto& id : e.report.exclude) {
+        bool known = run_ids.count(id) > 0;
+        if (!known && bounded && rep && !e.targets.empty())
+            r.error_at(*rep, "exclude",
+                       "report.exclude: '" + id + "' is not a run of this experiment (run ids look like '" +
+                           e.targets.front().name + "-1')");
+    }
+}
+
+const Target* Experiment::find_target(const std::string& target_name) const {
+    for (const auto& t : targets)
+        if (t.name == target_name)
+            return &t;
+    return nullptr;
+}
+
+const Target& Experiment::subject() const {
+    for (const auto& t : targets)
+        if (t.name != baseline)
+            return t;
+    return targets.front();
+}
+
+const char* to_string(Order order) { return name_of(kOrderNames, order); }
+const char* to_string(SelectorKind kind) { return name_of(kSelectorKindNames, kind); }
+const char* to_string(BenchKind kind) { return name_of(kBenchKindNames, kind); }
+const char* to_string(Better better) { return name_of(kBetterNames, better); }
+
+} // namespace bootbench::core
