@@ -239,6 +239,8 @@ add_test_files() {
 add_hostile_host() {
   local r=$ROOTFS u
   install -D -m 0644 "$HERE/guest/logind-idle.conf" "$r/usr/etc/systemd/logind.conf.d/90-bootbench-vm-idle.conf"
+  # Every SELinux denial reaches the console, where the checks read them.
+  install -D -m 0644 "$HERE/guest/sysctl-audit.conf" "$r/usr/lib/sysctl.d/90-bootbench-vm-audit.conf"
   for u in rpm-ostreed-automatic.timer rpm-ostreed-automatic.service rpm-ostreed.service bootbench-vm-exec-trap.service; do
     install -D -m 0644 "$HERE/guest/$u" "$r/usr/lib/systemd/system/$u"
   done
@@ -364,8 +366,6 @@ deploy_all() {
   done
   local var=$SR/ostree/deploy/$OS/var
   tar -C "$var" -xf "$WORK/var.tar"
-  # A persistent journal: the checks read every boot's SELinux denials.
-  mkdir -p "$var/log/journal"
   if [ -d "$WORK/var-extra" ]; then cp -a "$WORK/var-extra/." "$var/"; fi
   install -D -m 0755 "$BOOTBENCH" "$var/lib/bootbench/bin/bootbench"
   # bench/switch-default --live: the bare libostree reorder beside bootbench's

@@ -209,6 +209,9 @@ class FedoraTraps(unittest.TestCase):
             lines = [(5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=203 label=x")]
             img = type("Img", (), {"manifest": {"SELINUX": "enforcing"}})()
             avc.write_text('audit: avc:  denied  { read } for pid=1 comm="systemd-journal" name="x"\n')
+            on_console = lines + [(9, 'audit: avc:  denied  { write } for pid=7 comm="bootbench" name="x"')]
+            with self.assertRaises(vm_checks.CheckFailed):
+                vm_checks.check_selinux(on_console, img, out)
             vm_checks.check_selinux(lines, img, out)
             avc.write_text('audit: avc:  denied  { write } for pid=9 comm="bootbench" name="state.json"\n')
             with self.assertRaises(vm_checks.CheckFailed) as e:

@@ -282,7 +282,7 @@ def check(scenario, lines, img, out):
     check_suspends(lines, every, scenario)
     if scenario != "smoke":
         check_refusals(lines)
-    if scenario not in ("smoke", "power-cut"):
+    if scenario in ("experiment", "ansible"):
         check_update_at_boot(lines, out)
     if scenario != "smoke":
         check_read_only_sysroot(lines, out)
@@ -307,7 +307,7 @@ def check_selinux(lines, img, out):
     expect(probe, "the first boot printed no 'BOOTBENCH-VM selinux:' line (the SELinux probe did not run)")
     mode, policy, trap = probe[0].groups()
     expect(mode.lower() == want, f"SELinux was {mode} in the first boot, the image asked for {want}")
-    denials = read_denials(out)
+    denials = read_denials(lines, out)
     if want == "enforcing":
         expect(trap == "203", f"the exec trap is not armed: a unit whose binary is var_lib_t ended with "
                               f"status {trap!r}, expected 203 (EXEC), as on Fedora")
@@ -320,10 +320,22 @@ def check_selinux(lines, img, out):
           f"{len(denials)} denials in all, none names bootbench")
 
 
-def read_denials(out):
+AVC_LINE = re.compile(r"avc: +denied")
+SUPPRESSED = re.compile(r"(kauditd_printk_skb|audit): \d+ callbacks suppressed|audit: rate limit exceeded")
+
+
+def read_denials(lines, out):
+    """Every denial of every boot: the kernel prints each to the console (no
+    auditd in the guest; guest/sysctl-audit.conf lifts the rate limit)."""
+    denials = [s for _, s in lines if AVC_LINE.search(s)]
     path = Path(out) / "bootbench-vm" / "avc.log"
-    expect(path.exists(), f"{path} is missing: the last boot did not save the journal's denials")
-    return [d for d in path.read_text(errors="replace").splitlines() if "avc:" in d]
+    if path.exists():
+        denials += [d for d in path.read_text(errors="replace").splitlines() if AVC_LINE.search(d)]
+    lost = [s for _, s in lines if SUPPRESSED.search(s)]
+    if lost:
+        print(f"selinux: WARNING the kernel suppressed some audit lines ({len(lost)} notes, "
+              f"e.g. {lost[0]!r}): a denial among them was not checked")
+    return denials
 
 
 TRAP_WAIT_LINE = "BOOTBENCH-VM idle trap: waiting"

@@ -218,9 +218,10 @@ class Console:
 
 class Qmp:
     """qemu's machine protocol on a unix socket: every SUSPEND of the guest
-    goes on the console log as a HARNESS line (the checks fail a suspend that
-    was not the idle trap's) and the guest is woken at once (system_wakeup),
-    as a user would, so that the scenario goes on and reports."""
+    goes on the console log as a HARNESS line. One during the scenario (the
+    checks fail it) is woken at once (system_wakeup), as a user would, so
+    that the scenario goes on and reports; the idle trap's, after the end,
+    powers the guest off (quit)."""
 
     def __init__(self, path, console):
         self.path, self.console = str(path), console
@@ -250,7 +251,15 @@ class Qmp:
             f.flush()
             for line in f:
                 event = json.loads(line).get("event") if line.strip() else None
-                if event == "SUSPEND":
+                if event == "SUSPEND" and self.console.has(vm_checks.TRAP_WAIT_LINE):
+                    # The idle trap's suspend ends the scenario: the kernel synced
+                    # the disks on the way down, and TCG cannot resume it (seen:
+                    # silent after WAKEUP).
+                    self.console.add(b"HARNESS suspend: the guest suspended itself (QMP SUSPEND); "
+                                     b"the idle trap: powering off")
+                    f.write('{"execute": "quit"}\n')
+                    f.flush()
+                elif event == "SUSPEND":
                     self.console.add(b"HARNESS suspend: the guest suspended itself (QMP SUSPEND); waking it")
                     f.write('{"execute": "system_wakeup"}\n')
                     f.flush()
