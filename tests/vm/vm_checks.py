@@ -282,7 +282,7 @@ def check(scenario, lines, img, out):
     check_suspends(lines, every, scenario)
     if scenario != "smoke":
         check_refusals(lines)
-    if scenario in ("experiment", "ansible"):
+    if scenario == "experiment":
         check_update_at_boot(lines, out)
     if scenario != "smoke":
         check_read_only_sysroot(lines, out)
