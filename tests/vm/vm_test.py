@@ -384,6 +384,8 @@ def shared_image(args):
             for old in d.parent.glob("bootbench-vm-image-*"):
                 if old.is_dir() and old != d:
                     remove_tree(old)
+                elif old.suffix == ".lock" and old.name != f"{d.name}.lock":
+                    old.unlink(missing_ok=True)
             t = time.monotonic()
             cmd = [str(HERE / "build-image.sh"), "--bootbench", args.bootbench, "--workdir", str(d),
                    "--boot", args.boot]
