@@ -256,6 +256,7 @@ add_hostile_host() {
 add_ssh_access() {
   local r=$ROOTFS
   install -D -m 0644 "$HERE/guest/qemu-user.network" "$r/usr/etc/systemd/network/10-qemu-user.network"
+  install -D -m 0644 "$HERE/guest/sshd-keys.conf" "$r/usr/etc/ssh/sshd_config.d/90-bootbench-vm-keys.conf"
   ln -sf /lib/systemd/system/systemd-networkd.service \
     "$r/usr/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
 }
