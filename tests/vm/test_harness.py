@@ -203,25 +203,18 @@ class FedoraTraps(unittest.TestCase):
         self.assertIn("did not refuse target 'hand-layered'", str(e.exception))
 
     def test_a_denial_naming_bootbench_fails_the_selinux_check(self):
-        with tempfile.TemporaryDirectory() as out:
-            Path(out, "bootbench-vm").mkdir()
-            avc = Path(out, "bootbench-vm", "avc.log")
-            lines = [(5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=203 label=x")]
-            img = type("Img", (), {"manifest": {"SELINUX": "enforcing"}})()
-            avc.write_text('audit: avc:  denied  { read } for pid=1 comm="systemd-journal" name="x"\n')
-            on_console = lines + [(9, 'audit: avc:  denied  { write } for pid=7 comm="bootbench" name="x"')]
-            with self.assertRaises(vm_checks.CheckFailed):
-                vm_checks.check_selinux(on_console, img, out)
-            vm_checks.check_selinux(lines, img, out)
-            avc.write_text('audit: avc:  denied  { write } for pid=9 comm="bootbench" name="state.json"\n')
-            with self.assertRaises(vm_checks.CheckFailed) as e:
-                vm_checks.check_selinux(lines, img, out)
-            self.assertIn('comm="bootbench"', str(e.exception))
-            trap_open = [(5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=0 label=x")]
-            with self.assertRaises(vm_checks.CheckFailed) as e:
-                vm_checks.check_selinux(trap_open, img, out)
-            self.assertIn("the exec trap is not armed", str(e.exception))
-
+        probe = (5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=203 label=x")
+        img = type("Img", (), {"manifest": {"SELINUX": "enforcing"}})()
+        other = (7, 'audit: avc:  denied  { read } for pid=1 comm="systemd-journal" name="x"')
+        vm_checks.check_selinux([probe, other], img)
+        ours = (9, 'audit: avc:  denied  { write } for pid=9 comm="bootbench" name="state.json"')
+        with self.assertRaises(vm_checks.CheckFailed) as e:
+            vm_checks.check_selinux([probe, other, ours], img)
+        self.assertIn('comm="bootbench"', str(e.exception))
+        trap_open = (5, "BOOTBENCH-VM selinux: mode=Enforcing policy=default exec-trap=0 label=x")
+        with self.assertRaises(vm_checks.CheckFailed) as e:
+            vm_checks.check_selinux([trap_open, other], img)
+        self.assertIn("the exec trap is not armed", str(e.exception))
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -278,7 +278,7 @@ def check(scenario, lines, img, out):
         {"smoke": check_smoke, "experiment": check_experiment, "ansible": check_experiment}[scenario](boots, img, out)
     if any("cut" in b for b in every):
         check_attempts_count_cuts(every, out)
-    check_selinux(lines, img, out)
+    check_selinux(lines, img)
     check_suspends(lines, every, scenario)
     if scenario != "smoke":
         check_refusals(lines)
@@ -298,7 +298,7 @@ SELINUX_LINE = re.compile(r"BOOTBENCH-VM selinux: mode=(\S+) policy=(\S*) exec-t
 BOOTBENCH_AVC = re.compile(r'comm="(bootbench[^"]*|podman|conmon|crun)"|bootbench(?!-vm)')
 
 
-def check_selinux(lines, img, out):
+def check_selinux(lines, img):
     """The guest booted SELinux as the image says, the trap was armed (a
     var_lib_t unit fails with 203/EXEC under enforcing), and no denial in
     any boot's journal names bootbench."""
@@ -307,7 +307,7 @@ def check_selinux(lines, img, out):
     expect(probe, "the first boot printed no 'BOOTBENCH-VM selinux:' line (the SELinux probe did not run)")
     mode, policy, trap = probe[0].groups()
     expect(mode.lower() == want, f"SELinux was {mode} in the first boot, the image asked for {want}")
-    denials = read_denials(lines, out)
+    denials = read_denials(lines)
     if want == "enforcing":
         expect(trap == "203", f"the exec trap is not armed: a unit whose binary is var_lib_t ended with "
                               f"status {trap!r}, expected 203 (EXEC), as on Fedora")
@@ -324,13 +324,10 @@ AVC_LINE = re.compile(r"avc: +denied")
 SUPPRESSED = re.compile(r"(kauditd_printk_skb|audit): \d+ callbacks suppressed|audit: rate limit exceeded")
 
 
-def read_denials(lines, out):
+def read_denials(lines):
     """Every denial of every boot: the kernel prints each to the console (no
     auditd in the guest; guest/sysctl-audit.conf lifts the rate limit)."""
     denials = [s for _, s in lines if AVC_LINE.search(s)]
-    path = Path(out) / "bootbench-vm" / "avc.log"
-    if path.exists():
-        denials += [d for d in path.read_text(errors="replace").splitlines() if AVC_LINE.search(d)]
     lost = [s for _, s in lines if SUPPRESSED.search(s)]
     if lost:
         print(f"selinux: WARNING the kernel suppressed some audit lines ({len(lost)} notes, "
