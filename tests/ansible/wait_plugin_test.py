@@ -82,4 +82,17 @@ same(w.earlier_message(LAST_NIGHT), "the host's bootbench state is an earlier ex
      "bootbench status and bootbench.log there", "last night's state past the grace")
 same(w.earlier_message({"experiment": None}), "the host has no bootbench experiment (bootbench start "
      "refused, or its state is gone): see bootbench status and bootbench.log there", "no state past the grace")
+same(w.with_status_error("bootbench start exited 0 without starting an experiment: b -> 2", None,
+                         "status exited 1: bootbench: error: cannot read /var/lib/bootbench/state.json"),
+     "bootbench start exited 0 without starting an experiment: b -> 2; bootbench status gave no status: "
+     "status exited 1: bootbench: error: cannot read /var/lib/bootbench/state.json", "why status said nothing")
+same(w.with_status_error("start refused", LAST_NIGHT, "old error"), "start refused", "a status: no error added")
+same(w.with_status_error("start refused", None, ""), "start refused", "no error known")
+# After start's job ended: what the status read then proves.
+same(w.proves_not_started(STAGED, None, SINCE), False, "start exited 0, no status: the host is going down")
+same(w.proves_not_started(STAGED, {"experiment": None}, SINCE), True, "start exited 0, the host has no experiment")
+same(w.proves_not_started(STAGED, LAST_NIGHT, SINCE), True, "start exited 0, last night's state only")
+same(w.proves_not_started(STAGED, TONIGHT, SINCE), False, "start exited 0, tonight's experiment runs")
+same(w.proves_not_started(REFUSED, None, SINCE), True, "start refused, no status")
+same(w.proves_not_started(REFUSED, LAST_NIGHT, SINCE), True, "start refused, last night's state")
 sys.exit(1 if failures else 0)

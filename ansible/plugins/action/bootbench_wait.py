@@ -93,6 +93,25 @@ def start_failure(job):
     return "%s exited 0 without starting an experiment: %s" % (words.strip(), _last_line(job.get("stdout")))
 
 
+def proves_not_started(job, status, since):
+    """Whether start's ended job and the status read after it show that
+    tonight's experiment never started. No status proves nothing after a
+    start that exited 0: that host is going down into the first run, and a
+    status command asked during its shutdown fails (seen on Debian 13: exit 1
+    while systemd stops the services, before ssh goes)."""
+    if status is not None:
+        return not is_tonights(status, since)
+    return job.get("rc", 0) != 0
+
+
+def with_status_error(message, status, error):
+    """The message, and what the status command said when it gave no status:
+    without it a host whose status fails looks like one where start did nothing."""
+    if status is not None or not error:
+        return message
+    return "%s; bootbench status gave no status: %s" % (message, error)
+
+
 def earlier_message(status):
     """Why the wait gives up on a host whose state is not tonight's experiment."""
     if status.get("experiment") is None:
@@ -151,13 +170,14 @@ class ActionModule(ActionBase):
         and the host (asked again: start writes its state before it exits)
         still shows none of tonight's; None while it may yet."""
         try:
-            why = start_failure(self._start_job(jid, task_vars))
+            job = self._start_job(jid, task_vars)
         except AnsibleError:  # the host went down (rebooting into the first run): ask again later
             return None
+        why = start_failure(job)
         if why is None:
             return None
         status, reachable = self._check(command, state)
-        return why if reachable and (status is None or not is_tonights(status, state["since"])) else None
+        return why if reachable and proves_not_started(job, status, state["since"]) else None
 
     def _fail(self, result, status, state, msg):
         result.update(failed=True, status=status, unreachable_count=state["unreachable"], msg=msg)
@@ -174,7 +194,7 @@ class ActionModule(ActionBase):
             return result
         failure = self._not_started(args["status_command"], state, args.get("start_job"), task_vars)
         if failure is not None:
-            return self._fail(result, status, state, failure)
+            return self._fail(result, status, state, with_status_error(failure, status, state["last_error"][0]))
         if status is not None and time.monotonic() > state["grace_end"]:
             return self._fail(result, status, state, earlier_message(status))
         return None
