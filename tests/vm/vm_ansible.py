@@ -45,13 +45,15 @@ def qemu_nic(port):
     return ["-nic", f"user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:{port}-:22"]
 
 
-SSH_OPTIONS = "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=10"
+SSH_OPTIONS = "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=30"
 
 
 def inventory(port, key):
     # minbase has no sudo: root becomes root with su, which asks nothing.
+    # Under TCG on a busy machine sshd may take over 10 s to greet, and a
+    # task's connection is tried again (ansible_ssh_retries) as on a slow host.
     return (f"[lab]\n{HOST} ansible_host=127.0.0.1 ansible_port={port} ansible_user=root "
-            f"ansible_ssh_private_key_file={key} ansible_ssh_common_args='{SSH_OPTIONS}' "
+            f"ansible_ssh_private_key_file={key} ansible_ssh_common_args='{SSH_OPTIONS}' ansible_ssh_retries=3 "
             "ansible_python_interpreter=/usr/bin/python3 ansible_become_method=su\n")
 
 
