@@ -49,8 +49,10 @@ sys::ReportRequest request_from(const Args& args) {
 }
 
 void say_written(const sys::ReportPaths& paths) {
-    std::cout << "\nwrote " << paths.markdown.string() << ", " << paths.json.string() << ", "
-              << paths.svg.string() << ", " << paths.html.string() << "\n";
+    std::cout << "\nwrote ";
+    for (size_t i = 0; i < paths.files.size(); ++i)
+        std::cout << (i ? ", " : "") << paths.files[i].string();
+    std::cout << "\n";
 }
 
 } // namespace

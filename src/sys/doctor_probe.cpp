@@ -175,9 +175,9 @@ std::vector<core::ToolFact> host_tools(const core::Experiment* e) {
             if (auto t = tool_for(b.kind))
                 add_tool(out, *t);
     } else {
-        for (auto kind : {core::BenchKind::perf_sched_pipe, core::BenchKind::sysbench_threads,
-                          core::BenchKind::schbench})
-            add_tool(out, *tool_for(kind));
+        for (const auto& [name, kind] : core::kBenchKindNames)
+            if (auto t = tool_for(kind))
+                add_tool(out, *t);
     }
     if (!e || e->load.kind != core::Load::Kind::none)
         add_tool(out, {"stress-ng", "stress-ng", "stress-ng", false});

@@ -159,7 +159,7 @@ void write_report(Context& c) {
     req.incomplete = core::incomplete_text(c.state);
     try {
         ReportPaths p = write_report_files(req);
-        c.log.detail("report: " + p.markdown.string());
+        c.log.detail("report: " + p.markdown().string());
     } catch (const Error& e) {
         c.log.line("the report could not be written (" + std::string(e.what()) +
                    "); the results are kept: run 'bootbench report " + c.results().string() + "'");

@@ -5,6 +5,8 @@
 #include "core/report/published.hpp"
 #include "fuzz_contract.hpp"
 
+#include <iterator>
+
 namespace {
 
 using namespace bootbench;
@@ -20,13 +22,13 @@ core::Bench command_bench() {
     return b;
 }
 
+// Every kind, in the order of its name table: 0 perf-sched-pipe ... 4 command, 5 perf-bench-futex.
 core::Bench bench_for(uint8_t selector) {
-    static const core::BenchKind kinds[] = {core::BenchKind::perf_sched_pipe, core::BenchKind::perf_sched_messaging,
-                                            core::BenchKind::sysbench_threads, core::BenchKind::schbench};
-    if (selector % 5 == 4)
+    core::BenchKind kind = core::kBenchKindNames[selector % std::size(core::kBenchKindNames)].second;
+    if (kind == core::BenchKind::command)
         return command_bench();
     core::Bench b;
-    b.kind = kinds[selector % 5];
+    b.kind = kind;
     b.name = core::to_string(b.kind);
     return b;
 }

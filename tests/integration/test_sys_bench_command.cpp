@@ -41,9 +41,23 @@ TEST_CASE("the command lines of the built-in benches") {
     sch.threads = 6;
     sch.runtime_s = 10;
     CHECK(bench_argv(sch, 12) == Argv{"schbench", "-m", "2", "-t", "6", "-r", "10"});
+    auto futex = bench(core::BenchKind::perf_bench_futex);
+    CHECK(bench_argv(futex, 12) == Argv{"perf", "bench", "futex", "hash", "-r", "10"});
+    futex.threads = 2;
+    futex.runtime_s = 1;
+    CHECK(bench_argv(futex, 12) == Argv{"perf", "bench", "futex", "hash", "-r", "1", "-t", "2"});
     auto cmd = bench(core::BenchKind::command);
     cmd.argv = {"fio", "--name=x"};
     CHECK(bench_argv(cmd, 12) == cmd.argv);
+}
+
+// One `loops` field serves two kinds: a Bench built in code used to run
+// perf sched messaging with perf-sched-pipe's 1000000 loops.
+TEST_CASE("a bench built in code runs with its own kind's defaults") {
+    CHECK(bench_argv(bench(core::BenchKind::perf_sched_messaging), 12) ==
+          Argv{"perf", "bench", "sched", "messaging", "-g", "20", "-l", "1000"});
+    CHECK(bench_argv(bench(core::BenchKind::perf_sched_pipe), 12) ==
+          Argv{"perf", "bench", "sched", "pipe", "-l", "1000000"});
 }
 
 TEST_CASE("time limits: the bench's own, else a generous multiple of its expected length") {
@@ -70,4 +84,5 @@ TEST_CASE("missing tools are named with their packages") {
           "install perf' (Fedora)");
     CHECK(tool_for(core::BenchKind::schbench)->optional);
     CHECK_FALSE(tool_for(core::BenchKind::command));
+    CHECK(tool_for(core::BenchKind::perf_bench_futex)->program == "perf");
 }

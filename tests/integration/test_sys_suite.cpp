@@ -108,6 +108,23 @@ TEST_CASE("run_suite: perf sched pipe, perf sched messaging and sysbench threads
     CHECK(run_result_from_json(to_json(r), "x").metrics.size() == 6 + 3);
 }
 
+TEST_CASE("run_suite: perf bench futex hash, end to end with the real perf") {
+    TempDir dir;
+    Bench futex = builtin(BenchKind::perf_bench_futex); // runtime_s = 1
+    futex.threads = 2;
+    RunResult r = run(experiment({futex}), dir);
+    CHECK(r.status == RunStatus::ok);
+    CHECK(r.missing.empty());
+    REQUIRE(r.find("futex_hash_ops_sec"));
+    CHECK(r.find("futex_hash_ops_sec")->value > 0);
+    CHECK(r.find("futex_hash_ops_sec")->better == Better::higher);
+    REQUIRE(r.benches.size() == 1);
+    CHECK(r.benches[0].argv ==
+          std::vector<std::string>{"perf", "bench", "futex", "hash", "-r", "1", "-t", "2"});
+    auto out = testing::read(dir.path() / "runs" / "a-1" / "perf-bench-futex.stdout");
+    CHECK(out.find("operations/sec") != std::string::npos);
+}
+
 TEST_CASE("run_suite: a command bench that times out is killed, its metric missing") {
     TempDir dir;
     auto e = experiment({command("slow", {"sh", "-c", "sleep 30.25 & sleep 30.25"}, 1)});

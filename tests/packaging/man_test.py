@@ -8,7 +8,8 @@ documentation fails here:
   its synopsis, and every option `bootbench help COMMAND` lists is in it;
 - every global option of `bootbench help` (--version...) is in the page;
 - every key and table the experiment parser allows (the allow_keys lists of
-  src/core/experiment/experiment*.cpp) is under EXPERIMENT FILE;
+  src/core/experiment/experiment*.cpp and each bench kind's in
+  src/core/experiment/kinds/) and every bench kind is under EXPERIMENT FILE;
 - every ExitCode of src/core/base/error.hpp is under EXIT STATUS.
 
 usage: man_test.py BOOTBENCH MANPAGE SOURCE_ROOT
@@ -77,10 +78,17 @@ def commands_of(usage):
 
 def parser_keys(src):
     keys = set()
-    for f in sorted((src / "src/core/experiment").glob("experiment*.cpp")):
-        for call in re.findall(r"allow_keys\([^{]*\{([^}]*)\}", f.read_text()):
+    folder = src / "src/core/experiment"
+    for f in sorted(folder.glob("experiment*.cpp")) + sorted(folder.glob("kinds/*.cpp")):
+        for call in re.findall(r"\ballow(?:_keys)?\([^{]*\{([^}]*)\}", f.read_text()):
             keys.update(re.findall(r'"([^"]+)"', call))
     return keys
+
+
+def bench_kinds(src):
+    """The names of kBenchKindNames (src/core/experiment/bench.hpp)."""
+    table = re.search(r"kBenchKindNames\[\] = \{(.*?)\};", (src / "src/core/experiment/bench.hpp").read_text(), re.S)
+    return re.findall(r'\{"([a-z-]+)", BenchKind::', table.group(1)) if table else []
 
 
 def check_commands(binary, page):
@@ -109,6 +117,10 @@ def check_experiment_keys(src, page):
     text = page.get("EXPERIMENT FILE", "")
     for key in sorted(keys):
         check(f"EXPERIMENT FILE documents '{key}'", re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text))
+    kinds = bench_kinds(src)
+    check("the bench kinds were found", len(kinds) >= 5, kinds)
+    for kind in kinds:
+        check(f"EXPERIMENT FILE documents bench kind '{kind}'", re.search(rf"(?<![\w-]){re.escape(kind)}(?![\w-])", text))
 
 
 def check_exit_codes(src, page):

@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/base/error.hpp"
 #include "core/experiment/experiment.hpp"
+#include "core/state/estimate.hpp"
 #include "experiment_text.hpp"
 
 #include <string>
@@ -152,7 +153,7 @@ TEST_CASE("enumerations list their choices", "[experiment]") {
           "\"counterbalanced\", \"random\", not \"zigzag\"");
     CHECK(error_of(replace(kValid, "perf-sched-pipe", "perf-pipe")) ==
           "exp.toml:16:1: bench.kind must be one of \"perf-sched-pipe\", \"perf-sched-messaging\", "
-          "\"sysbench-threads\", \"schbench\", \"command\", not \"perf-pipe\"");
+          "\"sysbench-threads\", \"schbench\", \"command\", \"perf-bench-futex\", not \"perf-pipe\"");
 }
 
 TEST_CASE("command benches need argv, name, timeout and metrics", "[experiment]") {
@@ -374,6 +375,36 @@ TEST_CASE("[[bench]] numbers have ranges", "[experiment][range]") {
           "exp.toml:17:1: [[bench]] 'schbench'.threads must be between 0 and 4096 (got 4294967296)");
     CHECK(error_of(with_bench(sch + "runtime_s = 0")) ==
           "exp.toml:17:1: [[bench]] 'schbench'.runtime_s must be between 1 and 86400 (got 0)");
+}
+
+TEST_CASE("perf-bench-futex: its keys, their ranges and perf's default run time", "[experiment][bench-kinds]") {
+    const std::string futex = "kind = \"perf-bench-futex\"\n";
+    Bench plain = parse_experiment(with_bench(futex), "exp.toml").benches[0];
+    CHECK(plain.name == "perf-bench-futex");
+    CHECK(plain.runtime_s == 10);
+    CHECK(plain.threads == 0);
+    Bench set = parse_experiment(with_bench(futex + "runtime_s = 5\nthreads = 2\nrepeat = 3"), "exp.toml").benches[0];
+    CHECK(set.runtime_s == 5);
+    CHECK(set.threads == 2);
+    CHECK(set.repeat == 3);
+    CHECK(error_of(with_bench(futex + "runtime_s = 0")) ==
+          "exp.toml:17:1: [[bench]] 'perf-bench-futex'.runtime_s must be between 1 and 86400 (got 0)");
+    CHECK(error_of(with_bench(futex + "threads = 4097")) ==
+          "exp.toml:17:1: [[bench]] 'perf-bench-futex'.threads must be between 0 and 4096 (got 4097)");
+    CHECK(error_of(with_bench(futex + "loops = 5")) ==
+          "exp.toml:17:1: unknown key 'loops' in [[bench]] 'perf-bench-futex'");
+}
+
+TEST_CASE("a bench read without its keys equals one built in code", "[experiment][bench-kinds]") {
+    for (const auto& [name, kind] : kBenchKindNames) {
+        if (kind == BenchKind::command)
+            continue; // needs argv and metrics: no defaults
+        INFO(name);
+        Bench read = parse_experiment(with_bench("kind = \"" + std::string(name) + "\""), "exp.toml").benches[0];
+        Bench built;
+        built.kind = kind;
+        CHECK(estimate_bench_seconds(read) == Approx(estimate_bench_seconds(built)));
+    }
 }
 
 TEST_CASE("runs x targets is bounded, so a plan never allocates millions of runs", "[experiment][range]") {

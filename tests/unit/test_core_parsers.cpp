@@ -107,6 +107,30 @@ TEST_CASE("schbench: a run cut short has no final report") {
     CHECK(parse_schbench("").empty());
 }
 
+TEST_CASE("perf bench futex hash: real output, its average over the threads") {
+    auto v = parse_bench_output(bench_of(BenchKind::perf_bench_futex, "futex"), data("perf_bench_futex_hash.txt"));
+    CHECK(v.problems.empty());
+    REQUIRE(v.values.size() == 1);
+    CHECK(get(v.values, "futex_hash_ops_sec") == 2009600); // not a thread's own "[ 1421312 ops/sec ]"
+}
+
+TEST_CASE("perf bench futex hash: truncated and foreign output give no value, and say where to look") {
+    Bench futex = bench_of(BenchKind::perf_bench_futex, "futex");
+    CHECK(parse_bench_output(futex, data("perf_bench_futex_hash_truncated.txt")).values.empty());
+    CHECK(parse_bench_output(futex, data("perf_not_a_command.txt")).values.empty());
+    CHECK(parse_bench_output(futex, data("garbage.bin")).values.empty());
+    CHECK(parse_bench_output(futex, "Averaged nan operations/sec (+- 1.00%), total secs = 1\n").values.empty());
+    auto cut = collect_metrics(futex, data("perf_bench_futex_hash_truncated.txt"), "", "run/futex.stdout");
+    CHECK(cut.metrics.empty());
+    REQUIRE(cut.missing.size() == 1);
+    CHECK(cut.missing[0].key == "futex_hash_ops_sec");
+    CHECK(cut.missing[0].reason == "bench 'futex': no value in its output (see run/futex.stdout)");
+    auto ok = collect_metrics(futex, data("perf_bench_futex_hash.txt"), "", "run/futex.stdout");
+    REQUIRE(ok.metrics.size() == 1);
+    CHECK(ok.metrics[0].unit == "ops/s");
+    CHECK(ok.metrics[0].better == Better::higher);
+}
+
 TEST_CASE("command: first match of each regex, capture group 1") {
     std::string out = "warmup 99 ms\nlatency: 12.5 ms\nlatency: 13 ms\nscore=-3\n";
     auto v = parse_command(out, {spec("lat", "latency: ([0-9.]+)"), spec("score", "score=(\\S+)"),

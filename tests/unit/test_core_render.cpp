@@ -4,6 +4,7 @@
 #include "core/report/render_markdown.hpp"
 #include "core/report/render_svg.hpp"
 #include "core/report/render_text.hpp"
+#include "core/report/report_formats.hpp"
 
 #include <limits>
 
@@ -378,4 +379,18 @@ TEST_CASE("a measurement has no such line, and says what each target booted", "[
                   "kernel 6.8.9-300.fc40.x86\\_64, sandbox:bootbench/fast (40.1).*\n") != std::string::npos);
     CHECK(report_to_json(r)["targets"][0]["kernels"] == nlohmann::json::array({"6.8.9-300.fc40.x86_64"}));
     CHECK(render_html(sample_report()).find("Booted:") == std::string::npos); // nothing known: no line
+}
+
+TEST_CASE("the table of report formats: each renders its renderer's text, the Markdown links the SVG beside it",
+          "[render]") {
+    Report r = sample_report();
+    std::vector<std::string> suffixes;
+    for (const auto& f : report_formats())
+        suffixes.push_back(f.suffix);
+    CHECK(suffixes == std::vector<std::string>{".md", ".json", ".svg", ".html"});
+    const auto& formats = report_formats();
+    CHECK(formats[0].render(r, "out/x") == render_markdown(r, "out/x.svg"));
+    CHECK(formats[1].render(r, "x") == render_json(r));
+    CHECK(formats[2].render(r, "x") == render_svg(r));
+    CHECK(formats[3].render(r, "x") == render_html(r));
 }

@@ -2,6 +2,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/regex.hpp"
+#include "core/experiment/kinds/kinds.hpp"
 #include "core/experiment/toml_reader.hpp"
 
 #include <algorithm>
@@ -252,14 +253,8 @@ Experiment quick_version(Experiment e) {
     e.quick = true;
     e.conditions.settle_s = 0;
     e.conditions.temp_wait_timeout_s = std::min(e.conditions.temp_wait_timeout_s, 10);
-    for (auto& b : e.benches) {
-        if (b.kind == BenchKind::perf_sched_pipe)
-            b.loops = std::max(1000, b.loops / 50);
-        if (b.kind == BenchKind::perf_sched_messaging)
-            b.loops = std::max(10, b.loops / 20);
-        if (b.kind == BenchKind::sysbench_threads || b.kind == BenchKind::schbench)
-            b.runtime_s = std::min(b.runtime_s, 3);
-    }
+    for (auto& b : e.benches)
+        bench_kind(b.kind).quick(b);
     return e;
 }
 

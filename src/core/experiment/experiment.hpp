@@ -1,6 +1,7 @@
 #pragma once
 // The experiment file's model: plain values, validated once at parse time.
 #include "core/base/string_table.hpp"
+#include "core/experiment/bench.hpp"
 #include "core/experiment/names.hpp"
 #include "core/experiment/source_pos.hpp"
 
@@ -21,7 +22,6 @@ inline constexpr int kMaxRepeat = 1000;        // [[bench]] repeat: iterations i
 
 enum class Order { blocked, interleaved, counterbalanced, random };
 enum class SelectorKind { image, refspec, checksum, deployment };
-enum class Better { lower, higher };
 
 // The names experiment files, states and results use (core/base/string_table).
 inline constexpr Named<Order> kOrderNames[] = {{"blocked", Order::blocked},
@@ -32,7 +32,6 @@ inline constexpr Named<SelectorKind> kSelectorKindNames[] = {{"image", SelectorK
                                                              {"refspec", SelectorKind::refspec},
                                                              {"checksum", SelectorKind::checksum},
                                                              {"deployment", SelectorKind::deployment}};
-inline constexpr Named<Better> kBetterNames[] = {{"lower", Better::lower}, {"higher", Better::higher}};
 enum class OnTempTimeout { run, fail };
 enum class OnBootFailure { skip, stop };
 
@@ -72,41 +71,6 @@ struct Load {
     enum class Kind { none, half, all, count };
     Kind kind = Kind::none;
     int count = 0;
-};
-
-struct MetricSpec {
-    std::string key;
-    std::string regex;
-    std::string unit;
-    Better better = Better::lower;
-    SourcePos pos;
-};
-
-enum class BenchKind { perf_sched_pipe, perf_sched_messaging, sysbench_threads, schbench, command };
-
-// The one table of bench kind names: experiment files and result files.
-inline constexpr Named<BenchKind> kBenchKindNames[] = {
-    {"perf-sched-pipe", BenchKind::perf_sched_pipe},
-    {"perf-sched-messaging", BenchKind::perf_sched_messaging},
-    {"sysbench-threads", BenchKind::sysbench_threads},
-    {"schbench", BenchKind::schbench},
-    {"command", BenchKind::command}};
-
-// One benchmark of the suite. Which fields apply depends on the kind; the
-// parser rejects keys that do not belong to it.
-struct Bench {
-    BenchKind kind = BenchKind::perf_sched_pipe;
-    std::string name;       // defaults to the kind's name
-    int loops = 1000000;    // perf-sched-pipe (-l), perf-sched-messaging (-l, default 1000)
-    int groups = 20;        // perf-sched-messaging (-g)
-    int runtime_s = 30;     // sysbench-threads (--time), schbench (-r)
-    int threads = 0;        // sysbench-threads (0 = nproc), schbench -t
-    int message_threads = 0; // schbench -m (0 = its default)
-    std::vector<std::string> argv; // command
-    int timeout_s = 0;      // 0 = derived from the kind's expected length (per iteration)
-    int repeat = 1;         // iterations in the same boot; the run's value is their median
-    std::vector<MetricSpec> metrics; // command
-    SourcePos pos;
 };
 
 struct ReportConfig {

@@ -1,7 +1,8 @@
 // The [[bench]], [report] and [notify] tables, and the checks that span tables.
 #include "core/base/error.hpp"
 #include "core/experiment/experiment.hpp"
-#include "core/base/regex.hpp"
+#include "core/experiment/kinds/bench_keys.hpp"
+#include "core/experiment/kinds/kinds.hpp"
 #include "core/experiment/toml_reader.hpp"
 
 #include <set>
@@ -10,85 +11,12 @@ namespace bootbench::core {
 
 namespace {
 
-int read_int(TomlReader& r, const toml::table& t, std::string_view key, const std::string& ctx,
-             int fallback, int min, int max) {
-    return r.int_in(t, key, ctx + "." + std::string(key), min, max).value_or(fallback);
-}
-
-// Thread counts passed to the benchmarks (0 = the bench's own default).
-constexpr int kMaxThreads = 4096;
-// With the engine the suite runs it on (PCRE2), so that plan refuses what
-// resume could not use.
-void check_metric_regex(TomlReader& r, const toml::table& mt, const std::string& regex,
-                        const std::string& ctx) {
-    try {
-        Regex re(regex);
-        if (!regex.empty() && re.capture_count() < 1)
-            r.error_at(mt, "regex", ctx + ".metric.regex needs one capture group for the value");
-    } catch (const Error& e) {
-        r.error_at(mt, "regex",
-                   ctx + ".metric.regex is not a valid regular expression: " + e.what());
-    }
-}
-
-void read_metric_specs(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
-    const toml::array* arr = r.optional_table_array(t, "metric", ctx + ".metric");
-    if (!arr || arr->empty()) {
-        r.error_at(t, ctx + " (kind = \"command\") needs at least one [[bench.metric]] table");
-        return;
-    }
-    for (const auto& node : *arr) {
-        const toml::table& mt = *node.as_table();
-        r.allow_keys(mt, "[[bench.metric]]", {"key", "regex", "unit", "better"});
-        MetricSpec m;
-        m.pos = TomlReader::pos_of(mt);
-        m.key = r.string(mt, "key", ctx + ".metric.key", Required::yes).value_or("");
-        m.regex = r.string(mt, "regex", ctx + ".metric.regex", Required::yes).value_or("");
-        m.unit = r.string(mt, "unit", ctx + ".metric.unit").value_or("");
-        m.better = r.choice(mt, "better", ctx + ".metric.better", kBetterNames).value_or(Better::lower);
-        if (!mt.contains("better"))
-            r.error_at(mt, "missing " + ctx + ".metric.better (\"lower\" or \"higher\")");
-        check_metric_regex(r, mt, m.regex, ctx);
-        b.metrics.push_back(std::move(m));
-    }
-}
-
+// The keys every kind has; its own keys are its descriptor's (core/experiment/kinds).
 void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
-    switch (b.kind) {
-    case BenchKind::perf_sched_pipe:
-        r.allow_keys(t, ctx, {"kind", "name", "loops", "timeout_s", "repeat"});
-        b.loops = read_int(r, t, "loops", ctx, 1000000, 1, 1000000000);
-        break;
-    case BenchKind::perf_sched_messaging:
-        r.allow_keys(t, ctx, {"kind", "name", "groups", "loops", "timeout_s", "repeat"});
-        b.groups = read_int(r, t, "groups", ctx, 20, 1, 1000);
-        b.loops = read_int(r, t, "loops", ctx, 1000, 1, 1000000);
-        break;
-    case BenchKind::sysbench_threads:
-        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
-        b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
-        b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
-        break;
-    case BenchKind::schbench:
-        r.allow_keys(t, ctx, {"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s", "repeat"});
-        b.runtime_s = read_int(r, t, "runtime_s", ctx, 30, 1, kMaxSeconds);
-        b.threads = read_int(r, t, "threads", ctx, 0, 0, kMaxThreads);
-        b.message_threads = read_int(r, t, "message_threads", ctx, 0, 0, kMaxThreads);
-        break;
-    case BenchKind::command:
-        r.allow_keys(t, ctx, {"kind", "name", "argv", "timeout_s", "metric", "repeat"});
-        b.argv = r.string_array(t, "argv", ctx + ".argv", Required::yes);
-        if (t.contains("argv") && b.argv.empty())
-            r.error_at(t, "argv", ctx + ".argv is empty: give the program and its arguments");
-        if (!t.contains("name"))
-            r.error_at(t, "missing " + ctx + ".name (a command bench needs a name)");
-        if (!t.contains("timeout_s"))
-            r.error_at(t, "missing " + ctx + ".timeout_s (a command bench needs a time limit)");
-        read_metric_specs(r, t, b, ctx);
-        break;
-    }
-    b.timeout_s = read_int(r, t, "timeout_s", ctx, 0, 1, kMaxSeconds);
-    b.repeat = read_int(r, t, "repeat", ctx, 1, 1, kMaxRepeat);
+    BenchKeys keys(r, t, ctx);
+    bench_kind(b.kind).read_keys(keys, b);
+    b.timeout_s = keys.integer("timeout_s", 0, 1, kMaxSeconds);
+    b.repeat = keys.integer("repeat", 1, 1, kMaxRepeat);
 }
 
 } // namespace

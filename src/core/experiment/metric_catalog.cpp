@@ -1,29 +1,34 @@
 #include "core/experiment/metric_catalog.hpp"
 
+#include "core/experiment/kinds/kinds.hpp"
+
 namespace bootbench::core {
 
 namespace {
 
-MetricSpec builtin(const char* key, const char* unit, Better better) {
+MetricSpec spec_of(const MetricInfo& info) {
     MetricSpec m;
-    m.key = key;
-    m.unit = unit;
-    m.better = better;
+    m.key = info.key;
+    m.unit = info.unit;
+    m.better = info.better;
     return m;
+}
+
+std::vector<MetricInfo> catalog_of(std::vector<MetricInfo> system) {
+    std::vector<MetricInfo> out;
+    for (const auto& [name, kind] : kBenchKindNames)
+        for (const auto& m : bench_kind(kind).metrics)
+            out.push_back(m);
+    out.insert(out.end(), system.begin(), system.end());
+    return out;
 }
 
 } // namespace
 
+// The kinds' metrics in the order of kBenchKindNames (the order readers
+// know), then the system's.
 const std::vector<MetricInfo>& metric_catalog() {
-    static const std::vector<MetricInfo> catalog = {
-        {"sched_pipe_usecs_op", "us/op", Better::lower, "context switch (perf sched pipe)", MetricFrom::bench},
-        {"sched_pipe_ops_sec", "ops/s", Better::higher, "context switch rate (perf sched pipe)", MetricFrom::bench},
-        {"sched_messaging_total_s", "s", Better::lower, "perf sched messaging total", MetricFrom::bench},
-        {"sysbench_events", "events", Better::higher, "sysbench threads events", MetricFrom::bench},
-        {"sysbench_lat_avg_ms", "ms", Better::lower, "sysbench threads latency avg", MetricFrom::bench},
-        {"sysbench_lat_95th_ms", "ms", Better::lower, "sysbench threads latency p95", MetricFrom::bench},
-        {"schbench_p50_us", "us", Better::lower, "schbench wakeup latency p50", MetricFrom::bench},
-        {"schbench_p99_us", "us", Better::lower, "schbench wakeup latency p99", MetricFrom::bench},
+    static const std::vector<MetricInfo> catalog = catalog_of({
         // after the settle time, before the benches (core/bench/host_metrics)
         {"mem_used_mib", "MiB", Better::lower, "memory in use after settle (MemTotal - MemAvailable)", MetricFrom::system},
         {"mem_slab_mib", "MiB", Better::lower, "kernel slab after settle", MetricFrom::system},
@@ -35,7 +40,7 @@ const std::vector<MetricInfo>& metric_catalog() {
         {"boot_initrd_s", "s", Better::lower, "boot: initrd", MetricFrom::system},
         {"boot_userspace_s", "s", Better::lower, "boot: userspace (until boot finished)", MetricFrom::system},
         {"boot_total_s", "s", Better::lower, "boot: total (systemd-analyze's Startup finished)", MetricFrom::system},
-    };
+    });
     return catalog;
 }
 
@@ -47,23 +52,13 @@ std::optional<MetricInfo> find_metric(const std::string& key) {
 }
 
 std::vector<MetricSpec> expected_metrics(const Bench& bench) {
-    switch (bench.kind) {
-    case BenchKind::perf_sched_pipe:
-        return {builtin("sched_pipe_usecs_op", "us/op", Better::lower),
-                builtin("sched_pipe_ops_sec", "ops/s", Better::higher)};
-    case BenchKind::perf_sched_messaging:
-        return {builtin("sched_messaging_total_s", "s", Better::lower)};
-    case BenchKind::sysbench_threads:
-        return {builtin("sysbench_events", "events", Better::higher),
-                builtin("sysbench_lat_avg_ms", "ms", Better::lower),
-                builtin("sysbench_lat_95th_ms", "ms", Better::lower)};
-    case BenchKind::schbench:
-        return {builtin("schbench_p50_us", "us", Better::lower),
-                builtin("schbench_p99_us", "us", Better::lower)};
-    case BenchKind::command:
+    const auto& kind = bench_kind(bench.kind);
+    if (kind.metrics.empty())
         return bench.metrics;
-    }
-    return {};
+    std::vector<MetricSpec> out;
+    for (const auto& m : kind.metrics)
+        out.push_back(spec_of(m));
+    return out;
 }
 
 std::string per_watt_key(const std::string& metric) {

@@ -1,25 +1,14 @@
 #pragma once
-// The built-in metric keys: the ones published results use today, so that
-// published files and bootbench's results compare directly.
+// The built-in metric keys: each bench kind's (its descriptor's, in
+// core/experiment/kinds) and the system's own.
 #include "core/experiment/experiment.hpp"
+#include "core/experiment/metric_info.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace bootbench::core {
-
-// Where a metric comes from: a bench's output (the published files have
-// these), or the system after the settle time (core/bench/host_metrics).
-enum class MetricFrom { bench, system };
-
-struct MetricInfo {
-    std::string key;
-    std::string unit;
-    Better better;
-    std::string label; // what a reader sees in a report
-    MetricFrom from;
-};
 
 const std::vector<MetricInfo>& metric_catalog();
 std::optional<MetricInfo> find_metric(const std::string& key);

@@ -1,7 +1,7 @@
 #include "core/report/published.hpp"
 
 #include "core/base/error.hpp"
-#include "core/experiment/metric_catalog.hpp"
+#include "core/experiment/kinds/kinds.hpp"
 #include "core/base/regex.hpp"
 
 #include <string_view>
@@ -21,19 +21,25 @@ void fail(const std::string& where, const std::string& what) {
     throw input_error(where + ": " + what);
 }
 
-void read_metrics(const nlohmann::json& j, const std::string& where, RunResult& r) {
-    for (const auto& info : metric_catalog()) {
-        if (info.from != MetricFrom::bench)
-            continue;
-        if (!j.contains(info.key) || j[info.key].is_null()) {
-            r.missing.push_back({info.key, "not in the published file"});
-            continue;
-        }
-        if (!j[info.key].is_number())
-            fail(where, "field '" + info.key + "' must be a number");
-        r.metrics.push_back(
-            {info.key, j[info.key].get<double>(), info.unit, info.better, "published"});
+// The benches a margine-bench-kernel/1 file has fields for; a kind added
+// since is no published field.
+constexpr BenchKind kPublishedKinds[] = {BenchKind::perf_sched_pipe, BenchKind::perf_sched_messaging,
+                                         BenchKind::sysbench_threads, BenchKind::schbench};
+
+void read_metric(const nlohmann::json& j, const std::string& where, const MetricInfo& info, RunResult& r) {
+    if (!j.contains(info.key) || j[info.key].is_null()) {
+        r.missing.push_back({info.key, "not in the published file"});
+        return;
     }
+    if (!j[info.key].is_number())
+        fail(where, "field '" + info.key + "' must be a number");
+    r.metrics.push_back({info.key, j[info.key].get<double>(), info.unit, info.better, "published"});
+}
+
+void read_metrics(const nlohmann::json& j, const std::string& where, RunResult& r) {
+    for (BenchKind kind : kPublishedKinds)
+        for (const auto& info : bench_kind(kind).metrics)
+            read_metric(j, where, info, r);
 }
 
 // Blank runs (line breaks too) as one space, none at the ends.

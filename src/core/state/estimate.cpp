@@ -1,23 +1,14 @@
 #include "core/state/estimate.hpp"
 
+#include "core/experiment/kinds/kinds.hpp"
+
 #include <cmath>
 #include <cstdio>
 
 namespace bootbench::core {
 
 double estimate_bench_seconds(const Bench& b) {
-    switch (b.kind) {
-    case BenchKind::perf_sched_pipe:
-        return kBenchStartSeconds + b.loops * 10e-6; // ~5-10 us per round trip on current laptops
-    case BenchKind::perf_sched_messaging:
-        return kBenchStartSeconds + b.groups * b.loops * 150e-6;
-    case BenchKind::sysbench_threads:
-    case BenchKind::schbench:
-        return kBenchStartSeconds + b.runtime_s;
-    case BenchKind::command:
-        return b.timeout_s / 2.0;
-    }
-    return 0;
+    return bench_kind(b.kind).seconds(b);
 }
 
 double estimate_suite_seconds(const Experiment& e) {

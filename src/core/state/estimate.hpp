@@ -1,5 +1,6 @@
 #pragma once
 // How long an experiment takes, before it runs: for `plan` and `status`.
+#include "core/experiment/bench_kind.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/state/state.hpp"
 
@@ -11,8 +12,6 @@ inline constexpr double kAssumedBootSeconds = 60;
 // The sandbox's emulated boot: state, result and default deployment
 // written, no reboot (measured by bench/estimate.py: docs/performance.md).
 inline constexpr double kSandboxBootSeconds = 0.5;
-// Starting and ending one bench (process start, output read, metrics).
-inline constexpr double kBenchStartSeconds = 0.5;
 
 // One iteration of the bench (its timeout is per iteration too).
 double estimate_bench_seconds(const Bench& b);

@@ -1,5 +1,6 @@
 #include "sys/run/bench_command.hpp"
 
+#include "core/experiment/kinds/kinds.hpp"
 #include "core/state/estimate.hpp"
 
 #include <algorithm>
@@ -8,18 +9,7 @@
 namespace bootbench::sys {
 
 std::optional<ToolInfo> tool_for(core::BenchKind kind) {
-    switch (kind) {
-    case core::BenchKind::perf_sched_pipe:
-    case core::BenchKind::perf_sched_messaging:
-        return ToolInfo{"perf", "linux-perf", "perf", false};
-    case core::BenchKind::sysbench_threads:
-        return ToolInfo{"sysbench", "sysbench", "sysbench", false};
-    case core::BenchKind::schbench:
-        return ToolInfo{"schbench", "", "schbench", true};
-    case core::BenchKind::command:
-        return std::nullopt;
-    }
-    return std::nullopt;
+    return core::bench_kind(kind).tool;
 }
 
 std::string not_installed_message(const ToolInfo& tool) {
@@ -31,33 +21,7 @@ std::string not_installed_message(const ToolInfo& tool) {
 }
 
 std::vector<std::string> bench_argv(const core::Bench& b, int nproc) {
-    auto s = [](int v) { return std::to_string(v); };
-    switch (b.kind) {
-    case core::BenchKind::perf_sched_pipe:
-        return {"perf", "bench", "sched", "pipe", "-l", s(b.loops)};
-    case core::BenchKind::perf_sched_messaging:
-        return {"perf", "bench", "sched", "messaging", "-g", s(b.groups), "-l", s(b.loops)};
-    case core::BenchKind::sysbench_threads:
-        return {"sysbench",
-                "threads",
-                "--threads=" + s(b.threads > 0 ? b.threads : nproc),
-                "--time=" + s(b.runtime_s),
-                "--thread-yields=1000",
-                "--thread-locks=8",
-                "run"};
-    case core::BenchKind::schbench: {
-        std::vector<std::string> argv = {"schbench"};
-        if (b.message_threads > 0)
-            argv.insert(argv.end(), {"-m", s(b.message_threads)});
-        if (b.threads > 0)
-            argv.insert(argv.end(), {"-t", s(b.threads)});
-        argv.insert(argv.end(), {"-r", s(b.runtime_s)});
-        return argv;
-    }
-    case core::BenchKind::command:
-        return b.argv;
-    }
-    return {};
+    return core::bench_kind(b.kind).argv(b, nproc);
 }
 
 double bench_timeout_s(const core::Bench& b) {

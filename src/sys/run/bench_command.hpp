@@ -1,5 +1,7 @@
 #pragma once
-// What to run for each kind of bench, and which package provides the tool.
+// What to run for each kind of bench, and which package provides the tool
+// (each kind's descriptor: core/experiment/kinds).
+#include "core/experiment/bench_kind.hpp"
 #include "core/experiment/experiment.hpp"
 
 #include <optional>
@@ -8,12 +10,7 @@
 
 namespace bootbench::sys {
 
-struct ToolInfo {
-    std::string program;
-    std::string debian;    // the Debian package, or why there is none
-    std::string fedora;    // the Fedora package
-    bool optional = false; // a missing optional tool skips its bench
-};
+using ToolInfo = core::BenchTool;
 
 // The tool a built-in bench needs; nullopt for a command bench.
 std::optional<ToolInfo> tool_for(core::BenchKind kind);

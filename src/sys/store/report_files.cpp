@@ -1,11 +1,7 @@
 #include "sys/store/report_files.hpp"
 
 #include "core/base/error.hpp"
-#include "core/report/render_hosts.hpp"
-#include "core/report/render_html.hpp"
-#include "core/report/render_json.hpp"
-#include "core/report/render_markdown.hpp"
-#include "core/report/render_svg.hpp"
+#include "core/report/report_formats.hpp"
 #include "sys/store/files.hpp"
 
 #include <functional>
@@ -20,23 +16,24 @@ fs::path with_suffix(const fs::path& prefix, const char* suffix) {
     return p;
 }
 
-struct ReportTexts {
-    std::string markdown, json, svg, html;
-};
-
-// The four files of a report; `render` is given the SVG's file name, which
-// the Markdown links to.
-ReportPaths save_texts(const fs::path& out_prefix, const std::function<ReportTexts(const std::string&)>& render) {
-    ReportPaths paths{with_suffix(out_prefix, ".md"), with_suffix(out_prefix, ".json"),
-                      with_suffix(out_prefix, ".svg"), with_suffix(out_prefix, ".html")};
+// Every format's file; `render` gives a format's text for the prefix's file
+// name. All are rendered before any is written; the first (the Markdown,
+// which links the SVG) is written last.
+ReportPaths save_texts(const fs::path& out_prefix,
+                       const std::function<std::string(const core::ReportFormat&, const std::string&)>& render) {
+    const auto& formats = core::report_formats();
+    ReportPaths paths;
+    for (const auto& f : formats)
+        paths.files.push_back(with_suffix(out_prefix, f.suffix));
     try {
         if (out_prefix.has_parent_path())
             make_dirs(out_prefix.parent_path());
-        ReportTexts t = render(paths.svg.filename().string());
-        write_file_atomic(paths.json, t.json);
-        write_file_atomic(paths.svg, t.svg);
-        write_file_atomic(paths.html, t.html);
-        write_file_atomic(paths.markdown, t.markdown);
+        std::vector<std::string> texts;
+        for (const auto& f : formats)
+            texts.push_back(render(f, out_prefix.filename().string()));
+        for (size_t i = 1; i < texts.size(); ++i)
+            write_file_atomic(paths.files[i], texts[i]);
+        write_file_atomic(paths.files[0], texts[0]);
     } catch (const Error& e) {
         throw Error(std::string(e.what()) + " (choose another place with --out-prefix)", e.code());
     }
@@ -46,16 +43,14 @@ ReportPaths save_texts(const fs::path& out_prefix, const std::function<ReportTex
 } // namespace
 
 ReportPaths save_report(const core::Report& report, const fs::path& out_prefix) {
-    return save_texts(out_prefix, [&](const std::string& svg_name) {
-        return ReportTexts{core::render_markdown(report, svg_name), core::render_json(report),
-                           core::render_svg(report), core::render_html(report)};
+    return save_texts(out_prefix, [&](const core::ReportFormat& f, const std::string& base) {
+        return f.render(report, base);
     });
 }
 
 ReportPaths save_hosts_report(const core::HostsReport& report, const fs::path& out_prefix) {
-    return save_texts(out_prefix, [&](const std::string& svg_name) {
-        return ReportTexts{core::render_hosts_markdown(report, svg_name), core::render_hosts_json(report),
-                           core::render_hosts_svg(report), core::render_hosts_html(report)};
+    return save_texts(out_prefix, [&](const core::ReportFormat& f, const std::string& base) {
+        return f.render_hosts(report, base);
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/json_bounds.hpp"
+#include "core/report/report_formats.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>
@@ -17,10 +18,14 @@ namespace bootbench::sys {
 
 namespace {
 
-// What bootbench writes at the top of a results folder.
-const std::set<std::string> kOwnNames = {kResultsMarker,    "runs",       "bootbench.log",
-                                         "experiment.toml", "report.md",  "report.json", "adaptive.json",
-                                         "report.svg",      "report.html"};
+// What bootbench writes at the top of a results folder: its files and a
+// report in every format (core/report/report_formats).
+std::set<std::string> own_names() {
+    std::set<std::string> names = {kResultsMarker, "runs", "bootbench.log", "experiment.toml", "adaptive.json"};
+    for (const auto& f : core::report_formats())
+        names.insert(std::string("report") + f.suffix);
+    return names;
+}
 
 // Entries of `dir` that bootbench would not have written there: at the top,
 // names it does not use; in runs/, anything but <run>.json files and <run>/
@@ -28,9 +33,10 @@ const std::set<std::string> kOwnNames = {kResultsMarker,    "runs",       "bootb
 std::vector<std::string> foreign_entries(const fs::path& dir) {
     std::vector<std::string> out;
     std::error_code ec;
+    const std::set<std::string> own = own_names();
     for (const auto& e : fs::directory_iterator(dir, ec)) {
         std::string name = e.path().filename().string();
-        if (!kOwnNames.contains(name) || (name == "runs") != e.is_directory())
+        if (!own.contains(name) || (name == "runs") != e.is_directory())
             out.push_back(name);
     }
     for (const auto& e : fs::directory_iterator(dir / "runs", ec)) {
