@@ -88,6 +88,18 @@ same(w.with_status_error("bootbench start exited 0 without starting an experimen
      "status exited 1: bootbench: error: cannot read /var/lib/bootbench/state.json", "why status said nothing")
 same(w.with_status_error("start refused", LAST_NIGHT, "old error"), "start refused", "a status: no error added")
 same(w.with_status_error("start refused", None, ""), "start refused", "no error known")
+# What the status command printed, after the login's own lines (seen on the
+# SELinux guest, through become's terminal).
+STATUS_OUT = '{\n  "experiment": null,\n  "state_dir": "/var/lib/bootbench"\n}\n'
+same(w.status_json(STATUS_OUT), {"experiment": None, "state_dir": "/var/lib/bootbench"}, "the status alone")
+same(w.status_json("Could not chdir to home directory /root: Permission denied\r\n" + STATUS_OUT),
+     {"experiment": None, "state_dir": "/var/lib/bootbench"}, "the status after sshd's line")
+try:
+    w.status_json("bootbench: error: half\n")
+    same("parsed", "ValueError", "no JSON at all")
+except ValueError:
+    pass
+
 # After start's job ended: what the status read then proves.
 same(w.proves_not_started(STAGED, None, SINCE), False, "start exited 0, no status: the host is going down")
 same(w.proves_not_started(STAGED, {"experiment": None}, SINCE), True, "start exited 0, the host has no experiment")

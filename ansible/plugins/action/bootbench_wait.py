@@ -96,6 +96,17 @@ def start_failure(job):
     return "%s exited 0 without starting an experiment: %s" % (words.strip(), _last_line(job.get("stdout")))
 
 
+def status_json(stdout):
+    """The JSON `bootbench status --json` printed, after whatever the login
+    wrote before it. Through become's terminal, sshd's own lines reach stdout:
+    on an SELinux host where sshd may not enter root's home (the reference
+    policy and the /root link of an ostree system) every command begins with
+    "Could not chdir to home directory /root: Permission denied"."""
+    lines = stdout.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("{")), len(lines))
+    return json.loads("\n".join(lines[start:]))
+
+
 def proves_not_started(job, status, since):
     """Whether start's ended job and the status read after it show that
     tonight's experiment never started. No status proves nothing after a
@@ -145,7 +156,7 @@ class ActionModule(ActionBase):
         res = self._low_level_execute_command(command, sudoable=True)
         if res.get("rc", 1) != 0:
             raise AnsibleError("status exited %s: %s" % (res.get("rc"), to_text(res.get("stderr", "")).strip()))
-        return json.loads(res.get("stdout", ""))
+        return status_json(to_text(res.get("stdout", "")))
 
     def _check(self, command, state):
         """One status check: (status, reachable). The status is None when the
