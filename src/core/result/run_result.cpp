@@ -81,6 +81,13 @@ std::vector<double> iterations_from_json(const JsonReader& m) {
     return out;
 }
 
+nlohmann::json conditions_to_json(const std::vector<ConditionRecord>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : list)
+        out.push_back(to_json(c));
+    return out;
+}
+
 } // namespace
 
 RunResult with_valid_text(RunResult r) {
@@ -97,7 +104,11 @@ RunResult with_valid_text(RunResult r) {
         for (std::string* s : {&m.key, &m.reason})
             make_valid(*s);
     r.environment = valid_utf8_strings(std::move(r.environment));
-    r.conditions = valid_utf8_strings(std::move(r.conditions));
+    for (auto& c : r.conditions) {
+        for (std::string* s : {&c.wanted, &c.found, &c.detail})
+            make_valid(*s);
+        c.unknown = valid_utf8_strings(std::move(c.unknown));
+    }
     r.image = valid_utf8_strings(std::move(r.image));
     if (r.canaries) {
         for (auto& l : r.canaries->kernel_log.lines)
@@ -143,7 +154,7 @@ nlohmann::json to_json(const RunResult& r) {
              {{"stateroot", d.stateroot}, {"checksum", d.checksum}, {"serial", d.serial},
               {"origin", d.origin}, {"version", d.version}}},
             {"environment", r.environment},
-            {"conditions", r.conditions},
+            {"conditions", conditions_to_json(r.conditions)},
             {"benches", benches},
             {"metrics", metrics},
             {"missing", missing},
@@ -174,7 +185,9 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
                       d.has("layered") ? layering_from_json(d.object("layered"), where + ": deployment.layered")
                                        : Layering{}};
     out.environment = r.has("environment") ? r.object("environment") : nlohmann::json::object();
-    out.conditions = r.has("conditions") ? r.array("conditions") : nlohmann::json::array();
+    if (r.has("conditions"))
+        for (const auto& c : r.array("conditions"))
+            out.conditions.push_back(condition_record_from_json(c, where + ": conditions[" + std::to_string(out.conditions.size()) + "]"));
     for (const auto& b : r.array("benches"))
         out.benches.push_back(bench_from_json(r.child(b, "benches")));
     for (const auto& [key, value] : r.object("metrics").items()) {

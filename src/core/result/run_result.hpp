@@ -11,6 +11,7 @@
 //   hostname, boot_id, temp_start_c, temp_end_c, temp_sensor,
 //   energy ("RAPL: intel-rapl:0 ..." or "no RAPL: why", set by the suite)
 #include "core/host/canaries.hpp"
+#include "core/host/condition_record.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/host/layering.hpp"
 
@@ -80,7 +81,7 @@ struct RunResult {
     std::string failure; // why status is failed, for a reader
     DeploymentRecord deployment;
     nlohmann::json environment = nlohmann::json::object();
-    nlohmann::json conditions = nlohmann::json::array(); // gate decisions, in order
+    std::vector<ConditionRecord> conditions; // gate decisions, in order
     std::vector<BenchRecord> benches;
     std::vector<Metric> metrics;
     std::vector<MissingMetric> missing;

@@ -18,7 +18,7 @@ namespace {
 // suite writes (and the result); one that waits, sets, flags or fails is
 // said at once, in full.
 void note(GateOutcome& out, const core::ConditionRecord& r) {
-    if (r.decision != "run")
+    if (r.decision != core::ConditionDecision::run)
         std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(r).c_str());
     out.records.push_back(r);
 }
@@ -38,7 +38,7 @@ void sleep_watched(Clock& clock, double seconds, const InterruptWatch* watch,
 bool fails(GateOutcome& out, const core::GateDecision& d) {
     note(out, d.record);
     if (d.action == core::GateAction::fail)
-        out.failure = "conditions: " + d.record.check + ": " + d.record.detail;
+        out.failure = std::string("conditions: ") + core::to_string(d.record.check) + ": " + d.record.detail;
     return !out.failure.empty();
 }
 
