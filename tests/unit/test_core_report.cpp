@@ -373,7 +373,7 @@ TEST_CASE("report: every target names the exact image its runs measured", "[repo
     const std::string pinned = "ostree-image-signed:docker://ghcr.io/x/b@sha256:" + std::string(64, '1');
     for (auto& r : in.runs)
         if (r.target == "b")
-            r.image = {{"reference", "ostree-image-signed:docker://ghcr.io/x/b:stable"}, {"pinned_reference", pinned}};
+            r.image = ResolvedImage{"ostree-image-signed:docker://ghcr.io/x/b:stable", "", "", "", pinned};
     Report rep = build_report(in);
     REQUIRE(rep.find_target("b"));
     CHECK(rep.find_target("b")->images == std::vector<std::string>{pinned});
@@ -381,7 +381,7 @@ TEST_CASE("report: every target names the exact image its runs measured", "[repo
     CHECK(images_line(rep) == "b: " + pinned);
     CHECK_FALSE(has_warning(rep, "b measured"));
     // A tag that moved mid-experiment: two images under one name is a warning.
-    in.runs.back().image["pinned_reference"] = "ghcr.io/x/b@sha256:" + std::string(64, '2');
+    in.runs.back().image->pinned_reference = "ghcr.io/x/b@sha256:" + std::string(64, '2');
     CHECK(has_warning(build_report(in), "b measured 2 different images (the tag moved during the experiment): "));
 }
 

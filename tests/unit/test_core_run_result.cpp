@@ -73,3 +73,23 @@ TEST_CASE("a condition with a name no version wrote is refused, naming the run a
     CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
           "runs/a-1.json: conditions[2]: field 'check' has an unknown value 'humidity'");
 }
+
+TEST_CASE("an image target's run names its image as the state recorded it, unknown keys kept") {
+    nlohmann::json j = old_run();
+    const nlohmann::json image = {{"reference", "ostree-image-signed:docker://ghcr.io/x/b:stable"},
+                                  {"index_digest", nullptr},
+                                  {"manifest_digest", "sha256:" + std::string(64, '2')},
+                                  {"platform", "linux/amd64"},
+                                  {"pinned_reference", "ostree-image-signed:docker://ghcr.io/x/b@sha256:" +
+                                                           std::string(64, '2')},
+                                  {"signed_by", "a later version"}};
+    j["image"] = image;
+    RunResult r = run_result_from_json(j, kOldRun);
+    REQUIRE(r.image);
+    CHECK(*r.image == ResolvedImage{"ostree-image-signed:docker://ghcr.io/x/b:stable", "",
+                                    "sha256:" + std::string(64, '2'), "linux/amd64",
+                                    "ostree-image-signed:docker://ghcr.io/x/b@sha256:" + std::string(64, '2'),
+                                    {{"signed_by", "a later version"}}});
+    CHECK(to_json(r) == j);
+    CHECK_FALSE(run_result_from_json(old_run(), kOldRun).image);
+}

@@ -427,24 +427,4 @@ std::optional<std::string> booted_digest_problem(const ResolvedImage& image,
            "pin_digest = true for this target to stage the recorded image";
 }
 
-json to_json(const ResolvedImage& image) {
-    return json{
-        {"reference", image.reference},
-        {"index_digest", image.index_digest.empty() ? json(nullptr) : json(image.index_digest)},
-        {"manifest_digest", image.manifest_digest},
-        {"platform", image.platform},
-        {"pinned_reference", image.pinned_reference}};
-}
-
-ResolvedImage resolved_image_from_json(const json& j, const std::string& where) {
-    JsonReader r(j, where);
-    ResolvedImage image{r.str("reference"), r.str_or("index_digest", ""), r.str("manifest_digest"),
-                        r.str("platform"), r.str("pinned_reference")};
-    if (!is_valid_digest(image.manifest_digest))
-        r.fail("field 'manifest_digest' is not a digest");
-    if (!image.index_digest.empty() && !is_valid_digest(image.index_digest))
-        r.fail("field 'index_digest' is not a digest");
-    return image;
-}
-
 } // namespace bootbench::core

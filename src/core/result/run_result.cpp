@@ -109,7 +109,12 @@ RunResult with_valid_text(RunResult r) {
             make_valid(*s);
         c.unknown = valid_utf8_strings(std::move(c.unknown));
     }
-    r.image = valid_utf8_strings(std::move(r.image));
+    if (r.image) {
+        for (std::string* s : {&r.image->reference, &r.image->index_digest, &r.image->manifest_digest,
+                               &r.image->platform, &r.image->pinned_reference})
+            make_valid(*s);
+        r.image->unknown = valid_utf8_strings(std::move(r.image->unknown));
+    }
     if (r.canaries) {
         for (auto& l : r.canaries->kernel_log.lines)
             make_valid(l.text);
@@ -158,7 +163,7 @@ nlohmann::json to_json(const RunResult& r) {
             {"benches", benches},
             {"metrics", metrics},
             {"missing", missing},
-            {"image", r.image}};
+            {"image", r.image ? to_json(*r.image) : nlohmann::json(nullptr)}};
     if (d.layering.layered)
         j["deployment"]["layered"] = to_json(d.layering);
     if (r.canaries)
@@ -200,7 +205,7 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
         for (const auto& [key, value] : r.object("missing").items())
             out.missing.push_back({key, value.is_string() ? value.get<std::string>() : ""});
     if (r.has("image"))
-        out.image = r.object("image");
+        out.image = recorded_image_from_json(r.object("image"), where + ": image");
     if (r.has("canaries"))
         out.canaries = canaries_from_json(r.object("canaries"), where + ": canaries");
     return out;

@@ -14,6 +14,7 @@
 #include "core/host/condition_record.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/host/layering.hpp"
+#include "core/image/image_record.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -85,8 +86,8 @@ struct RunResult {
     std::vector<BenchRecord> benches;
     std::vector<Metric> metrics;
     std::vector<MissingMetric> missing;
-    // The image target's resolved digests (core::ResolvedImage JSON), or null.
-    nlohmann::json image = nullptr;
+    // The image target's resolved digests; null in the JSON for other targets.
+    std::optional<ResolvedImage> image;
     // What may have disturbed the benches; absent in results from before
     // canaries were recorded (and in the JSON then).
     std::optional<Canaries> canaries;
