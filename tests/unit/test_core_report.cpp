@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/base/error.hpp"
 #include "core/report/report.hpp"
 #include "core/report/report_reproduce.hpp"
@@ -12,11 +13,8 @@ namespace {
 RunResult run(const std::string& id, const std::string& target,
               std::vector<std::pair<std::string, double>> values,
               nlohmann::json env = nlohmann::json::object()) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") +
-                   id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") +
+                                                          id.substr(id.size() - 1) + "+00:00");
     r.environment = std::move(env);
     for (auto& [key, value] : values)
         r.metrics.push_back({key, value, "ms", key == "ops" ? Better::higher : Better::lower, "b"});

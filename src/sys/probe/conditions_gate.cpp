@@ -49,8 +49,10 @@ bool pass_governor(const core::Conditions& c, Sensors& sensors, GateOutcome& out
     try {
         out.governor = std::make_unique<GovernorOverride>(sensors, c.governor);
     } catch (const Error& e) {
-        note(out, {"governor-set", c.governor, "unchanged", "fail", e.what()});
-        out.failure = std::string("conditions: governor-set: ") + e.what();
+        core::ConditionRecord r{core::ConditionCheck::governor_set, c.governor, "unchanged",
+                                core::ConditionDecision::fail, e.what()};
+        note(out, r);
+        out.failure = std::string("conditions: ") + core::to_string(r.check) + ": " + e.what();
         return false;
     }
     return !fails(out, core::verify_governor(c, sensors.governors()));
