@@ -2,22 +2,11 @@
 
 #include "core/base/json_read.hpp"
 
-#include <algorithm>
-#include <iterator>
-
 namespace bootbench::core {
 
 namespace {
 
 constexpr const char* kKeys[] = {"check", "wanted", "found", "decision", "detail"};
-
-nlohmann::json unknown_keys(const nlohmann::json& j) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, value] : j.items())
-        if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
-            out[key] = value;
-    return out;
-}
 
 } // namespace
 
@@ -37,7 +26,7 @@ ConditionRecord condition_record_from_json(const nlohmann::json& j, const std::s
     if (!j.is_object())
         r.fail("expected an object");
     return {r.choice(kKeys[0], kConditionCheckNames), r.str_or(kKeys[1], ""), r.str_or(kKeys[2], ""),
-            r.choice(kKeys[3], kConditionDecisionNames), r.str_or(kKeys[4], ""), unknown_keys(j)};
+            r.choice(kKeys[3], kConditionDecisionNames), r.str_or(kKeys[4], ""), unknown_keys(j, kKeys)};
 }
 
 std::string log_line(const ConditionRecord& c) {

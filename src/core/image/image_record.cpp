@@ -1,10 +1,7 @@
 #include "core/image/image_record.hpp"
 
 #include "core/base/json_read.hpp"
-#include "core/image/oci.hpp"
-
-#include <algorithm>
-#include <iterator>
+#include "core/base/regex.hpp"
 
 namespace bootbench::core {
 
@@ -12,19 +9,16 @@ namespace {
 
 constexpr const char* kKeys[] = {"reference", "index_digest", "manifest_digest", "platform", "pinned_reference"};
 
-nlohmann::json unknown_keys(const nlohmann::json& j) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, value] : j.items())
-        if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
-            out[key] = value;
-    return out;
-}
-
 std::string text_or_empty(const nlohmann::json& j, const char* key) {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
 
 } // namespace
+
+bool is_valid_digest(const std::string& digest) {
+    static const Regex re(R"(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})");
+    return re.full_match(digest);
+}
 
 nlohmann::json to_json(const ResolvedImage& image) {
     nlohmann::json j = image.unknown;
@@ -39,7 +33,7 @@ nlohmann::json to_json(const ResolvedImage& image) {
 ResolvedImage resolved_image_from_json(const nlohmann::json& j, const std::string& where) {
     JsonReader r(j, where);
     ResolvedImage image{r.str(kKeys[0]), r.str_or(kKeys[1], ""), r.str(kKeys[2]), r.str(kKeys[3]), r.str(kKeys[4]),
-                        unknown_keys(j)};
+                        unknown_keys(j, kKeys)};
     if (!is_valid_digest(image.manifest_digest))
         r.fail("field 'manifest_digest' is not a digest");
     if (!image.index_digest.empty() && !is_valid_digest(image.index_digest))
@@ -55,7 +49,7 @@ ResolvedImage recorded_image_from_json(const nlohmann::json& j, const std::strin
                               {kKeys[2], &image.manifest_digest}, {kKeys[3], &image.platform},
                               {kKeys[4], &image.pinned_reference}})
         *field = text_or_empty(j, key);
-    image.unknown = unknown_keys(j);
+    image.unknown = unknown_keys(j, kKeys);
     return image;
 }
 

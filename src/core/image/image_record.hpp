@@ -20,6 +20,9 @@ struct ResolvedImage {
     bool operator==(const ResolvedImage&) const = default;
 };
 
+// "sha256:<64 lower-case hex>" or "sha512:<128 lower-case hex>".
+bool is_valid_digest(const std::string& digest);
+
 // {"reference", "index_digest", "manifest_digest", "platform",
 // "pinned_reference"}; an absent index digest is null.
 nlohmann::json to_json(const ResolvedImage& image);

@@ -105,11 +105,6 @@ void check_name(const std::string& text, const ImageRef& r) {
 
 } // namespace
 
-bool is_valid_digest(const std::string& digest) {
-    static const Regex re(R"(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})");
-    return re.full_match(digest);
-}
-
 ImageRef parse_image_ref(const std::string& text) {
     if (text.empty())
         bad_ref(text, "it is empty");

@@ -45,9 +45,6 @@ std::string registry_base_url(const ImageRef& ref);
 // What the manifest request names: the digest when there is one, else the tag.
 const std::string& manifest_selector(const ImageRef& ref);
 
-// "sha256:<64 lower-case hex>" or "sha512:<128 lower-case hex>".
-bool is_valid_digest(const std::string& digest);
-
 // A `WWW-Authenticate: Bearer realm="...",service="...",scope="..."` header.
 struct BearerChallenge {
     std::string realm;
