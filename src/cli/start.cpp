@@ -6,6 +6,7 @@
 #include "cli/experiment_file.hpp"
 #include "cli/targets.hpp"
 #include "core/base/error.hpp"
+#include "core/image/image_record.hpp"
 #include "core/state/plan.hpp"
 #include "sys/clock.hpp"
 #include "sys/store/files.hpp"
@@ -59,7 +60,7 @@ bool stage_missing(sys::Host& host, const core::Experiment& e, const nlohmann::j
     for (size_t i = 0; i < rs.size(); ++i) {
         core::Target t = e.targets[i];
         if (t.pin_digest && images.contains(t.name)) // stage exactly the image recorded
-            t.selector.value = images[t.name]["pinned_reference"];
+            t.selector.value = core::recorded_image_from_json(images[t.name], "images." + t.name).pinned_reference;
         if (rs[i].deployment || !rs[i].not_deployed || !t.stage)
             continue;
         std::string why;

@@ -332,7 +332,7 @@ core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult 
     if (c.after_switch) // the first boot of a deployment after another one ran
         r.environment["first_boot_after_switch"] = *c.after_switch;
     if (c.state.images.contains(slot.target))
-        r.image = c.state.images[slot.target];
+        r.image = core::recorded_image_from_json(c.state.images[slot.target], "state.json images." + slot.target);
     r.experiment = c.state.experiment;
     r.run_id = slot.run_id;
     r.target = slot.target;

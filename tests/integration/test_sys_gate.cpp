@@ -64,9 +64,9 @@ TEST_CASE("gate: waits for the CPU to cool, sleeping, reading every 5 s") {
     CHECK(clock.now == 15);
     CHECK(sensors.reads == 4);
     CHECK(clock.sleeps == 3);
-    CHECK(last(out).check == "temperature");
+    CHECK(last(out).check == core::ConditionCheck::temperature);
     CHECK(last(out).found == "55.0 C (fake Tctl)");
-    CHECK(last(out).decision == "run");
+    CHECK(last(out).decision == core::ConditionDecision::run);
     CHECK(last(out).detail == "after waiting 15 s to cool");
     REQUIRE(out.start_temp);
     CHECK(out.start_temp->celsius == 55);
@@ -80,7 +80,7 @@ TEST_CASE("gate: on timeout, run and flag, or fail with the reason") {
     auto flagged = pass_gate(gate(55, 60), dir.path(), sensors, clock, nullptr);
     CHECK(flagged.failure.empty());
     CHECK(clock.now == 60);
-    CHECK(last(flagged).decision == "run-flagged");
+    CHECK(last(flagged).decision == core::ConditionDecision::run_flagged);
 
     FakeClock clock2;
     FakeSensors hot(clock2);
@@ -105,7 +105,7 @@ TEST_CASE("gate: no sensor runs at once and says so; the start band is recorded"
     CHECK(out.failure.empty());
     CHECK(clock.sleeps == 0);
     CHECK(out.records[3].found == "no sensor");
-    CHECK(last(out).check == "start_temp_band");
+    CHECK(last(out).check == core::ConditionCheck::start_temp_band);
     CHECK(last(out).found == "no sensor");
 }
 
@@ -135,8 +135,8 @@ TEST_CASE("gate: the governor is set for the run and restored after it") {
     c.set_governor = true;
     auto out = pass_gate(c, dir.path(), sensors, clock, nullptr);
     CHECK(out.failure.empty());
-    CHECK(out.records[2].decision == "set");
-    CHECK(out.records[3].check == "governor-set");
+    CHECK(out.records[2].decision == core::ConditionDecision::set);
+    CHECK(out.records[3].check == core::ConditionCheck::governor_set);
     CHECK(out.records[3].found == "performance");
     CHECK(sensors.govs["policy0"] == "performance");
     out.governor.reset();

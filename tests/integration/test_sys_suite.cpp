@@ -273,8 +273,8 @@ TEST_CASE("run_suite: environment and temperatures come from the probe root") {
     CHECK(r.environment["temp_end_c"] == 48.375);
     CHECK(r.environment["temp_sensor"] == "hwmon k10temp Tctl");
     REQUIRE(r.conditions.size() == 4);
-    CHECK(r.conditions[3]["check"] == "temperature");
-    CHECK(r.conditions[3]["found"] == "48.4 C (hwmon k10temp Tctl)");
+    CHECK(core::to_json(r.conditions[3])["check"] == "temperature");
+    CHECK(core::to_json(r.conditions[3])["found"] == "48.4 C (hwmon k10temp Tctl)");
 }
 
 TEST_CASE("run_suite: a failed gate runs no bench and says why") {
@@ -320,7 +320,7 @@ TEST_CASE("run_suite: the background load runs with the suite and is recorded") 
     RunResult r = run(e, dir);
     CHECK(r.status == RunStatus::ok);
     REQUIRE(r.conditions.size() == 5);
-    CHECK(r.conditions[4] == nlohmann::json{{"check", "load"},
+    CHECK(core::to_json(r.conditions[4]) == nlohmann::json{{"check", "load"},
                                             {"wanted", "stress-ng --cpu 1 --timeout 70s"},
                                             {"found", "running"},
                                             {"decision", "run"},

@@ -1,6 +1,7 @@
 // The stopping rule of an adaptive experiment, on fake results and a fake
 // clock: each reason to stop, another round, min respected, balanced rounds.
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/sizing/adaptive.hpp"
 
 #include <algorithm>
@@ -28,10 +29,8 @@ Experiment adaptive(int min, int max, double precision, Order order = Order::int
 }
 
 RunResult run(const std::string& target, int k, std::map<std::string, double> values) {
-    RunResult r;
-    r.run_id = target + "-" + std::to_string(k);
-    r.target = target;
-    r.started_at = "2026-12-01T01:00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + "+00:00";
+    RunResult r = bootbench::test::run_of(target + "-" + std::to_string(k), target,
+                                          "2026-12-01T01:00:" + std::string(k < 10 ? "0" : "") + std::to_string(k) + "+00:00");
     for (const auto& [key, v] : values)
         r.metrics.push_back({key, v, "ms", Better::lower, "b"});
     return r;

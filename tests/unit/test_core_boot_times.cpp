@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/bench/boot_times.hpp"
 #include "core/experiment/metric_catalog.hpp"
 #include "core/report/report.hpp"
@@ -32,10 +33,7 @@ std::optional<double> value(const BenchMetrics& m, const std::string& key) {
 
 // A run of `target` whose boot finished `finish_s` into it, and one bench metric.
 RunResult booted_run(const std::string& id, const std::string& target, double finish_s) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     SystemdTimestamps t;
     t.userspace_us = 2'000'000;
     t.security_start_us = 2'010'000;

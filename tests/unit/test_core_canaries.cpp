@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/host/canaries.hpp"
 #include "core/report/render_json.hpp"
 #include "core/report/render_markdown.hpp"
@@ -10,9 +11,6 @@
 
 using namespace bootbench::core;
 using bootbench::test::error_of;
-#if __has_include(<catch2/catch_all.hpp>)
-using Catch::Approx; // Catch2 3; Catch2 2 declares Approx globally
-#endif
 
 namespace {
 
@@ -24,10 +22,7 @@ Canaries kernel_warnings(std::string_view records) {
 
 RunResult run(const std::string& id, const std::string& target, double value,
               std::optional<Canaries> canaries = std::nullopt) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.metrics.push_back({"lat", value, "ms", Better::lower, "b"});
     r.canaries = std::move(canaries);
     return r;

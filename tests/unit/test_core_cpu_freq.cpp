@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/bench/cpu_freq.hpp"
 #include "core/report/report.hpp"
 
@@ -7,10 +8,7 @@ using namespace bootbench::core;
 namespace {
 
 RunResult run(const std::string& id, const std::string& target, nlohmann::json freq) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.metrics.push_back({"lat", 10, "ms", Better::lower, "b"});
     if (!freq.is_null())
         r.environment["cpu_freq_mhz"] = std::move(freq);

@@ -25,7 +25,7 @@ TEST_CASE("settle counts from boot, not from when the unit started") {
                                                   {"detail", "waiting 47.5 s more"}});
     auto late = decide_settle(60, 300);
     CHECK(late.wait_s == 0);
-    CHECK(late.record.decision == "run");
+    CHECK(late.record.decision == ConditionDecision::run);
     CHECK(decide_settle(0, 0).wait_s == 0);
 }
 
@@ -51,7 +51,7 @@ TEST_CASE("governor: not asked, no cpufreq, matching, set, or fail with what to 
     c.set_governor = true;
     auto set = decide_governor(c, {{"policy0", "powersave"}});
     CHECK(set.action == GateAction::set);
-    CHECK(set.record.decision == "set");
+    CHECK(set.record.decision == ConditionDecision::set);
     CHECK(set.record.detail ==
           "setting performance on policy0; the old value is restored after the suite");
 
@@ -102,7 +102,7 @@ TEST_CASE("temperature: cool enough, wait, and the two timeout policies") {
 
     auto flagged = decide_temperature(hot_gate(OnTempTimeout::run), 70.0, 600);
     CHECK(flagged.action == GateAction::run_flagged);
-    CHECK(flagged.record.decision == "run-flagged");
+    CHECK(flagged.record.decision == ConditionDecision::run_flagged);
     CHECK(flagged.record.detail ==
           "the CPU is still above 55.0 C after 600 s (temp_wait_timeout_s); "
           "on_temp_timeout = \"run\": running anyway, this run is flagged");
@@ -130,12 +130,12 @@ TEST_CASE("start band: recorded only when asked for") {
     REQUIRE(r);
     CHECK(r->wanted == "within 3.0 C across runs");
     CHECK(r->found == "41.2 C");
-    CHECK(r->decision == "record");
+    CHECK(r->decision == ConditionDecision::record);
 }
 
 TEST_CASE("log line") {
-    CHECK(log_line({"governor", "performance", "powersave", "fail", "why"}) ==
+    CHECK(log_line({ConditionCheck::governor, "performance", "powersave", ConditionDecision::fail, "why"}) ==
           "governor: wanted performance, found powersave: fail (why)");
-    CHECK(log_line({"settle", "0 s after boot", "booted 5 s ago", "run", ""}) ==
+    CHECK(log_line({ConditionCheck::settle, "0 s after boot", "booted 5 s ago", ConditionDecision::run, ""}) ==
           "settle: wanted 0 s after boot, found booted 5 s ago: run");
 }

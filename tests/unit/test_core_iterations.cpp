@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/bench/iterations.hpp"
 #include "core/report/report.hpp"
 #include "core/result/run_result.hpp"
@@ -96,10 +97,7 @@ TEST_CASE("the iterations' CPU frequency is their mean, from those that sampled 
 namespace {
 
 RunResult measured(const std::string& id, double lat) {
-    RunResult r;
-    r.run_id = id;
-    r.target = id.substr(0, 1);
-    r.started_at = "2026-07-01T10:00:0" + id.substr(2) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, id.substr(0, 1), "2026-07-01T10:00:0" + id.substr(2) + "+00:00");
     r.metrics.push_back({"lat", lat, "ms", Better::lower, "pipe"});
     BenchRecord b;
     b.name = "pipe";

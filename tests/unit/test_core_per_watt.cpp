@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/base/error.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/result/per_watt.hpp"
@@ -15,10 +16,7 @@ namespace {
 
 // A run of sysbench-threads with its events and, when `watts` > 0, its power.
 RunResult run(const std::string& id, const std::string& target, double events, double watts) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.metrics.push_back({"sysbench_events", events, "events", Better::higher, "sysbench-threads"});
     r.metrics.push_back({"sysbench_lat_avg_ms", 2, "ms", Better::lower, "sysbench-threads"});
     if (watts > 0)

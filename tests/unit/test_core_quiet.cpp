@@ -64,7 +64,7 @@ TEST_CASE("the gate record says what was stopped and what the host lacks", "[qui
           "quiet: wanted stop fstrim.timer, uupd.timer, found present: fstrim.timer; absent: uupd.timer: run "
           "(stopped, masked until the next boot)");
     ConditionRecord failed = quiet_record(p, "systemctl mask --runtime --now failed: Access denied");
-    CHECK(failed.decision == "run-flagged");
+    CHECK(failed.decision == ConditionDecision::run_flagged);
     CHECK(failed.detail == "could not stop them: systemctl mask --runtime --now failed: Access denied");
     CHECK(quiet_record({{}, {"uupd.timer"}}, "").detail == "nothing to stop");
 }
@@ -107,6 +107,6 @@ TEST_CASE("the gate record names the services already running and flags the run"
           "they start: uupd.service, fstrim.service; running: uupd.service: run-flagged (stopped, masked until "
           "the next boot; uupd.service was already running at this boot)");
     stop.running.clear();
-    CHECK(quiet_record(stop).decision == "run");
+    CHECK(quiet_record(stop).decision == ConditionDecision::run);
     CHECK(quiet_record(stop).detail == "stopped, masked until the next boot");
 }

@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/report/render_html.hpp"
 #include "core/report/render_json.hpp"
 #include "core/report/render_markdown.hpp"
@@ -13,9 +14,7 @@ using namespace bootbench::core;
 namespace {
 
 RunResult run(const std::string& id, const std::string& target, double lat, double ops) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
+    RunResult r = bootbench::test::run_of(id, target);
     r.metrics = {{"sched_pipe_usecs_op", lat, "us/op", Better::lower, "pipe"},
                  {"sched_pipe_ops_sec", ops, "ops/s", Better::higher, "pipe"}};
     return r;

@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/base/error.hpp"
 #include "core/report/report.hpp"
 #include "core/report/report_reproduce.hpp"
@@ -12,11 +13,8 @@ namespace {
 RunResult run(const std::string& id, const std::string& target,
               std::vector<std::pair<std::string, double>> values,
               nlohmann::json env = nlohmann::json::object()) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") +
-                   id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") +
+                                                          id.substr(id.size() - 1) + "+00:00");
     r.environment = std::move(env);
     for (auto& [key, value] : values)
         r.metrics.push_back({key, value, "ms", key == "ops" ? Better::higher : Better::lower, "b"});
@@ -373,7 +371,7 @@ TEST_CASE("report: every target names the exact image its runs measured", "[repo
     const std::string pinned = "ostree-image-signed:docker://ghcr.io/x/b@sha256:" + std::string(64, '1');
     for (auto& r : in.runs)
         if (r.target == "b")
-            r.image = {{"reference", "ostree-image-signed:docker://ghcr.io/x/b:stable"}, {"pinned_reference", pinned}};
+            r.image = ResolvedImage{"ostree-image-signed:docker://ghcr.io/x/b:stable", "", "", "", pinned};
     Report rep = build_report(in);
     REQUIRE(rep.find_target("b"));
     CHECK(rep.find_target("b")->images == std::vector<std::string>{pinned});
@@ -381,7 +379,7 @@ TEST_CASE("report: every target names the exact image its runs measured", "[repo
     CHECK(images_line(rep) == "b: " + pinned);
     CHECK_FALSE(has_warning(rep, "b measured"));
     // A tag that moved mid-experiment: two images under one name is a warning.
-    in.runs.back().image["pinned_reference"] = "ghcr.io/x/b@sha256:" + std::string(64, '2');
+    in.runs.back().image->pinned_reference = "ghcr.io/x/b@sha256:" + std::string(64, '2');
     CHECK(has_warning(build_report(in), "b measured 2 different images (the tag moved during the experiment): "));
 }
 

@@ -2,6 +2,7 @@
 // has a zero, a metric has fewer values than runs, or run files disagree on
 // a metric's direction.
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/report/render_json.hpp"
 #include "core/report/render_markdown.hpp"
 #include "core/report/report.hpp"
@@ -13,10 +14,7 @@ namespace {
 
 RunResult run(const std::string& id, const std::string& target, const std::string& key,
               double value, Better better = Better::lower) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.metrics.push_back({key, value, "ms", better, "b"});
     return r;
 }

@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/base/error.hpp"
 #include "core/report/render_hosts.hpp"
 #include "core/report/report_hosts.hpp"
@@ -14,10 +15,7 @@ namespace {
 
 RunResult run(const std::string& id, const std::string& target, double lat, const std::string& machine,
               const std::string& hostname) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = "2026-07-01T10:00:0" + id.substr(id.size() - 1) + "+00:00";
+    RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.environment = {{"hostname", hostname}, {"cpu_model", "CPU " + hostname}, {"nproc", 8}};
     if (!machine.empty())
         r.environment["machine_id"] = machine;

@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/sizing/plan_advice.hpp"
 #include "core/report/render_variance.hpp"
 #include "core/report/report.hpp"
@@ -12,10 +13,7 @@ namespace {
 // A run of `target` whose bench "pipe" ran len(iterations) times in 2 s.
 RunResult boot(const std::string& id, const std::string& target, std::vector<double> iterations,
                const std::string& started) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = started;
+    RunResult r = bootbench::test::run_of(id, target, started);
     std::vector<double> sorted = iterations;
     r.metrics.push_back({"lat", median(sorted), "ms", Better::lower, "pipe", iterations});
     BenchRecord b;

@@ -1,4 +1,5 @@
 #include "catch.hpp"
+#include "run_builder.hpp"
 #include "core/report/report.hpp"
 #include "core/base/time.hpp"
 
@@ -8,10 +9,7 @@ namespace {
 
 // A run of `target` whose bench "pipe" ran twice (2 s) with latencies `lat`.
 RunResult timed_run(const std::string& id, const std::string& target, const std::string& started, double lat) {
-    RunResult r;
-    r.run_id = id;
-    r.target = target;
-    r.started_at = started;
+    RunResult r = bootbench::test::run_of(id, target, started);
     r.metrics.push_back({"lat", lat, "ms", Better::lower, "pipe", {lat, lat + 1}});
     BenchRecord b;
     b.name = "pipe";

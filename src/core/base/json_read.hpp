@@ -5,6 +5,8 @@
 #include "core/base/error.hpp"
 #include "core/base/string_table.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -63,5 +65,16 @@ private:
     const nlohmann::json& j_;
     std::string where_;
 };
+
+// The members of object `j` whose keys are not in `known`: what a record that
+// another version wrote carries beyond what this one reads, kept to be
+// written back as it was.
+template <size_t N> nlohmann::json unknown_keys(const nlohmann::json& j, const char* const (&known)[N]) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : j.items())
+        if (std::find(std::begin(known), std::end(known), key) == std::end(known))
+            out[key] = value;
+    return out;
+}
 
 } // namespace bootbench::core

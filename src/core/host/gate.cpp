@@ -36,19 +36,6 @@ GateDecision decision(GateAction action, ConditionRecord record) {
 
 } // namespace
 
-nlohmann::json to_json(const ConditionRecord& c) {
-    return {{"check", c.check},
-            {"wanted", c.wanted},
-            {"found", c.found},
-            {"decision", c.decision},
-            {"detail", c.detail}};
-}
-
-std::string log_line(const ConditionRecord& c) {
-    return c.check + ": wanted " + c.wanted + ", found " + c.found + ": " + c.decision +
-           (c.detail.empty() ? "" : " (" + c.detail + ")");
-}
-
 std::string format_celsius(double c) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f C", c);
@@ -66,8 +53,8 @@ std::string format_seconds(double s) {
 
 SettleDecision decide_settle(int settle_s, double since_boot_s) {
     double wait = std::max(0.0, settle_s - since_boot_s);
-    ConditionRecord r{"settle", format_seconds(settle_s) + " after boot",
-                      "booted " + format_seconds(since_boot_s) + " ago", wait > 0 ? "wait" : "run",
+    ConditionRecord r{ConditionCheck::settle, format_seconds(settle_s) + " after boot",
+                      "booted " + format_seconds(since_boot_s) + " ago", wait > 0 ? ConditionDecision::wait : ConditionDecision::run,
                       ""};
     if (wait > 0)
         r.detail = "waiting " + format_seconds(wait) + " more";
@@ -75,7 +62,7 @@ SettleDecision decide_settle(int settle_s, double since_boot_s) {
 }
 
 GateDecision decide_governor(const Conditions& c, const std::map<std::string, std::string>& found) {
-    ConditionRecord r{"governor", c.governor.empty() ? "any" : c.governor, summarize(found), "run",
+    ConditionRecord r{ConditionCheck::governor, c.governor.empty() ? "any" : c.governor, summarize(found), ConditionDecision::run,
                       ""};
     if (c.governor.empty())
         return decision(GateAction::run, r);
@@ -88,12 +75,12 @@ GateDecision decide_governor(const Conditions& c, const std::map<std::string, st
     if (wrong.empty())
         return decision(GateAction::run, r);
     if (c.set_governor) {
-        r.decision = "set";
+        r.decision = ConditionDecision::set;
         r.detail = "setting " + c.governor + " on " + wrong +
                    "; the old value is restored after the suite";
         return decision(GateAction::set, r);
     }
-    r.decision = "fail";
+    r.decision = ConditionDecision::fail;
     r.detail = "the governor of " + wrong + " is not " + c.governor +
                ": set it before the run (cpupower "
                "frequency-set -g " +
@@ -102,11 +89,11 @@ GateDecision decide_governor(const Conditions& c, const std::map<std::string, st
 }
 
 GateDecision verify_governor(const Conditions& c, const std::map<std::string, std::string>& found) {
-    ConditionRecord r{"governor-set", c.governor, summarize(found), "run", ""};
+    ConditionRecord r{ConditionCheck::governor_set, c.governor, summarize(found), ConditionDecision::run, ""};
     std::string wrong = mismatched(found, c.governor);
     if (wrong.empty())
         return decision(GateAction::run, r);
-    r.decision = "fail";
+    r.decision = ConditionDecision::fail;
     r.detail = "the governor of " + wrong + " did not change to " + c.governor +
                ": check scaling_available_governors";
     return decision(GateAction::fail, r);
@@ -117,14 +104,14 @@ GateDecision decide_sched_ext(const Conditions& c, const std::optional<std::stri
     std::string found = state ? *state : "no sched_ext";
     if (state && ops && !ops->empty())
         found += " (" + *ops + ")";
-    ConditionRecord r{"sched_ext", c.sched_ext.empty() ? "any" : c.sched_ext, found, "run", ""};
+    ConditionRecord r{ConditionCheck::sched_ext, c.sched_ext.empty() ? "any" : c.sched_ext, found, ConditionDecision::run, ""};
     if (c.sched_ext.empty() || (state && *state == c.sched_ext))
         return decision(GateAction::run, r);
     if (!state && c.sched_ext == "disabled") {
         r.detail = "this kernel has no sched_ext, so none can be running";
         return decision(GateAction::run, r);
     }
-    r.decision = "fail";
+    r.decision = ConditionDecision::fail;
     if (!state)
         r.detail = "this kernel has no sched_ext (/sys/kernel/sched_ext/state is absent): boot a "
                    "kernel with "
@@ -140,8 +127,8 @@ GateDecision decide_sched_ext(const Conditions& c, const std::optional<std::stri
 
 GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_c,
                                 double waited_s) {
-    ConditionRecord r{"temperature", "<= " + format_celsius(c.max_start_temp_c),
-                      temp_c ? format_celsius(*temp_c) : "no sensor", "run", ""};
+    ConditionRecord r{ConditionCheck::temperature, "<= " + format_celsius(c.max_start_temp_c),
+                      temp_c ? format_celsius(*temp_c) : "no sensor", ConditionDecision::run, ""};
     if (!temp_c) {
         r.detail = "no CPU temperature sensor among hwmon k10temp, zenpower, coretemp and thermal "
                    "zones x86_pkg_temp, acpitz: running without waiting to cool";
@@ -153,7 +140,7 @@ GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_
         return decision(GateAction::run, r);
     }
     if (waited_s < c.temp_wait_timeout_s) {
-        r.decision = "wait";
+        r.decision = ConditionDecision::wait;
         r.detail =
             "waited " + format_seconds(waited_s) + " of " + format_seconds(c.temp_wait_timeout_s);
         return decision(GateAction::wait, r);
@@ -161,11 +148,11 @@ GateDecision decide_temperature(const Conditions& c, std::optional<double> temp_
     std::string why = "the CPU is still above " + format_celsius(c.max_start_temp_c) + " after " +
                       format_seconds(waited_s) + " (temp_wait_timeout_s)";
     if (c.on_temp_timeout == OnTempTimeout::fail) {
-        r.decision = "fail";
+        r.decision = ConditionDecision::fail;
         r.detail = why + "; on_temp_timeout = \"fail\": cool the machine or raise max_start_temp_c";
         return decision(GateAction::fail, r);
     }
-    r.decision = "run-flagged";
+    r.decision = ConditionDecision::run_flagged;
     r.detail = why + "; on_temp_timeout = \"run\": running anyway, this run is flagged";
     return decision(GateAction::run_flagged, r);
 }
@@ -174,9 +161,9 @@ std::optional<ConditionRecord> start_band_record(const Conditions& c,
                                                  std::optional<double> temp_c) {
     if (!c.start_temp_band_c)
         return std::nullopt;
-    return ConditionRecord{"start_temp_band",
+    return ConditionRecord{ConditionCheck::start_temp_band,
                            "within " + format_celsius(*c.start_temp_band_c) + " across runs",
-                           temp_c ? format_celsius(*temp_c) : "no sensor", "record",
+                           temp_c ? format_celsius(*temp_c) : "no sensor", ConditionDecision::record,
                            "the report compares the start temperatures of the runs"};
 }
 

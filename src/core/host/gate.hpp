@@ -4,25 +4,13 @@
 // the record stored in the result's `conditions` array. The waiting, the
 // reading of sensors and the setting of the governor happen in sys/.
 #include "core/experiment/experiment.hpp"
+#include "core/host/condition_record.hpp"
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 namespace bootbench::core {
-
-struct ConditionRecord {
-    std::string check; // settle, governor, sched_ext, temperature, start_temp_band
-    std::string wanted;
-    std::string found;
-    std::string decision; // run, wait, set, fail, run-flagged, record
-    std::string detail;
-};
-
-nlohmann::json to_json(const ConditionRecord& c);
-// One line for the log: "governor: wanted performance, found powersave: fail (...)".
-std::string log_line(const ConditionRecord& c);
 
 struct SettleDecision {
     double wait_s = 0;

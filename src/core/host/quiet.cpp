@@ -116,12 +116,12 @@ std::string found_text(const QuietStop& stop) {
 ConditionRecord quiet_record(const QuietStop& stop) {
     std::vector<std::string> all = stop.units.present;
     all.insert(all.end(), stop.units.absent.begin(), stop.units.absent.end());
-    ConditionRecord r{"quiet", "stop " + joined(all), found_text(stop), "run", ""};
+    ConditionRecord r{ConditionCheck::quiet, "stop " + joined(all), found_text(stop), ConditionDecision::run, ""};
     if (!stop.error.empty()) {
-        r.decision = "run-flagged";
+        r.decision = ConditionDecision::run_flagged;
         r.detail = "could not stop them: " + stop.error;
     } else if (!stop.running.empty()) {
-        r.decision = "run-flagged";
+        r.decision = ConditionDecision::run_flagged;
         r.detail = "stopped, masked until the next boot; " + joined(stop.running) +
                    (stop.running.size() == 1 ? " was" : " were") + " already running at this boot";
     } else {

@@ -105,11 +105,6 @@ void check_name(const std::string& text, const ImageRef& r) {
 
 } // namespace
 
-bool is_valid_digest(const std::string& digest) {
-    static const Regex re(R"(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})");
-    return re.full_match(digest);
-}
-
 ImageRef parse_image_ref(const std::string& text) {
     if (text.empty())
         bad_ref(text, "it is empty");
@@ -425,26 +420,6 @@ std::optional<std::string> booted_digest_problem(const ResolvedImage& image,
            " was recorded as " + recorded +
            " when the experiment started: the tag moved before this target was staged; set "
            "pin_digest = true for this target to stage the recorded image";
-}
-
-json to_json(const ResolvedImage& image) {
-    return json{
-        {"reference", image.reference},
-        {"index_digest", image.index_digest.empty() ? json(nullptr) : json(image.index_digest)},
-        {"manifest_digest", image.manifest_digest},
-        {"platform", image.platform},
-        {"pinned_reference", image.pinned_reference}};
-}
-
-ResolvedImage resolved_image_from_json(const json& j, const std::string& where) {
-    JsonReader r(j, where);
-    ResolvedImage image{r.str("reference"), r.str_or("index_digest", ""), r.str("manifest_digest"),
-                        r.str("platform"), r.str("pinned_reference")};
-    if (!is_valid_digest(image.manifest_digest))
-        r.fail("field 'manifest_digest' is not a digest");
-    if (!image.index_digest.empty() && !is_valid_digest(image.index_digest))
-        r.fail("field 'index_digest' is not a digest");
-    return image;
 }
 
 } // namespace bootbench::core

@@ -3,6 +3,8 @@
 // target's `image` names, how to pin it to a digest, how a registry asks for
 // a token, and which manifest of an index fits this machine. sys/net/registry.cpp
 // does the requests; every decision is made here, from values.
+#include "core/image/image_record.hpp"
+
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -42,9 +44,6 @@ std::string registry_base_url(const ImageRef& ref);
 
 // What the manifest request names: the digest when there is one, else the tag.
 const std::string& manifest_selector(const ImageRef& ref);
-
-// "sha256:<64 lower-case hex>" or "sha512:<128 lower-case hex>".
-bool is_valid_digest(const std::string& digest);
 
 // A `WWW-Authenticate: Bearer realm="...",service="...",scope="..."` header.
 struct BearerChallenge {
@@ -126,16 +125,6 @@ std::vector<IndexEntry> parse_index(const std::string& body, const std::string& 
 const IndexEntry& pick_platform(const std::vector<IndexEntry>& entries, const Platform& want,
                                 const std::string& where);
 
-// What a tag resolved to, recorded in the state and in every result.
-struct ResolvedImage {
-    std::string reference;        // the target's reference, fully qualified (to_string)
-    std::string index_digest;     // the index / manifest list, when the tag names one
-    std::string manifest_digest;  // the image manifest for this machine's platform
-    std::string platform;         // "linux/amd64"
-    std::string pinned_reference; // what staging uses when pin_digest = true
-
-    bool operator==(const ResolvedImage&) const = default;
-};
 
 // The digest staging pins to: the index digest when there is one (bootc and
 // ostree-rs-ext resolve it to the same platform manifest, and it is the
@@ -158,11 +147,5 @@ bool digest_matches(const ResolvedImage& image, const std::string& booted_digest
 std::optional<std::string> booted_digest_problem(const ResolvedImage& image,
                                                  const std::string& booted_digest);
 
-// For the state file and every run result: {"reference", "index_digest",
-// "manifest_digest", "platform", "pinned_reference"}; an absent index digest
-// is null.
-nlohmann::json to_json(const ResolvedImage& image);
-// Throws bootbench::Error naming `where` and the field when malformed.
-ResolvedImage resolved_image_from_json(const nlohmann::json& j, const std::string& where);
 
 } // namespace bootbench::core

@@ -109,9 +109,9 @@ bool started_before(const RunResult* a, const RunResult* b) {
 }
 
 void note_image(TargetReport& t, const RunResult& r) {
-    if (!r.image.is_object() || !r.image.contains("pinned_reference") || !r.image["pinned_reference"].is_string())
+    if (!r.image || r.image->pinned_reference.empty())
         return;
-    std::string image = r.image["pinned_reference"];
+    const std::string& image = r.image->pinned_reference;
     if (std::find(t.images.begin(), t.images.end(), image) == t.images.end())
         t.images.push_back(image);
 }

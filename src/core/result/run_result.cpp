@@ -81,6 +81,13 @@ std::vector<double> iterations_from_json(const JsonReader& m) {
     return out;
 }
 
+nlohmann::json conditions_to_json(const std::vector<ConditionRecord>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : list)
+        out.push_back(to_json(c));
+    return out;
+}
+
 } // namespace
 
 RunResult with_valid_text(RunResult r) {
@@ -97,8 +104,17 @@ RunResult with_valid_text(RunResult r) {
         for (std::string* s : {&m.key, &m.reason})
             make_valid(*s);
     r.environment = valid_utf8_strings(std::move(r.environment));
-    r.conditions = valid_utf8_strings(std::move(r.conditions));
-    r.image = valid_utf8_strings(std::move(r.image));
+    for (auto& c : r.conditions) {
+        for (std::string* s : {&c.wanted, &c.found, &c.detail})
+            make_valid(*s);
+        c.unknown = valid_utf8_strings(std::move(c.unknown));
+    }
+    if (r.image) {
+        for (std::string* s : {&r.image->reference, &r.image->index_digest, &r.image->manifest_digest,
+                               &r.image->platform, &r.image->pinned_reference})
+            make_valid(*s);
+        r.image->unknown = valid_utf8_strings(std::move(r.image->unknown));
+    }
     if (r.canaries) {
         for (auto& l : r.canaries->kernel_log.lines)
             make_valid(l.text);
@@ -143,11 +159,11 @@ nlohmann::json to_json(const RunResult& r) {
              {{"stateroot", d.stateroot}, {"checksum", d.checksum}, {"serial", d.serial},
               {"origin", d.origin}, {"version", d.version}}},
             {"environment", r.environment},
-            {"conditions", r.conditions},
+            {"conditions", conditions_to_json(r.conditions)},
             {"benches", benches},
             {"metrics", metrics},
             {"missing", missing},
-            {"image", r.image}};
+            {"image", r.image ? to_json(*r.image) : nlohmann::json(nullptr)}};
     if (d.layering.layered)
         j["deployment"]["layered"] = to_json(d.layering);
     if (r.canaries)
@@ -174,7 +190,9 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
                       d.has("layered") ? layering_from_json(d.object("layered"), where + ": deployment.layered")
                                        : Layering{}};
     out.environment = r.has("environment") ? r.object("environment") : nlohmann::json::object();
-    out.conditions = r.has("conditions") ? r.array("conditions") : nlohmann::json::array();
+    if (r.has("conditions"))
+        for (const auto& c : r.array("conditions"))
+            out.conditions.push_back(condition_record_from_json(c, where + ": conditions[" + std::to_string(out.conditions.size()) + "]"));
     for (const auto& b : r.array("benches"))
         out.benches.push_back(bench_from_json(r.child(b, "benches")));
     for (const auto& [key, value] : r.object("metrics").items()) {
@@ -187,7 +205,7 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
         for (const auto& [key, value] : r.object("missing").items())
             out.missing.push_back({key, value.is_string() ? value.get<std::string>() : ""});
     if (r.has("image"))
-        out.image = r.object("image");
+        out.image = recorded_image_from_json(r.object("image"), where + ": image");
     if (r.has("canaries"))
         out.canaries = canaries_from_json(r.object("canaries"), where + ": canaries");
     return out;

@@ -11,8 +11,10 @@
 //   hostname, boot_id, temp_start_c, temp_end_c, temp_sensor,
 //   energy ("RAPL: intel-rapl:0 ..." or "no RAPL: why", set by the suite)
 #include "core/host/canaries.hpp"
+#include "core/host/condition_record.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/host/layering.hpp"
+#include "core/image/image_record.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -80,12 +82,12 @@ struct RunResult {
     std::string failure; // why status is failed, for a reader
     DeploymentRecord deployment;
     nlohmann::json environment = nlohmann::json::object();
-    nlohmann::json conditions = nlohmann::json::array(); // gate decisions, in order
+    std::vector<ConditionRecord> conditions; // gate decisions, in order
     std::vector<BenchRecord> benches;
     std::vector<Metric> metrics;
     std::vector<MissingMetric> missing;
-    // The image target's resolved digests (core::ResolvedImage JSON), or null.
-    nlohmann::json image = nullptr;
+    // The image target's resolved digests; null in the JSON for other targets.
+    std::optional<ResolvedImage> image;
     // What may have disturbed the benches; absent in results from before
     // canaries were recorded (and in the JSON then).
     std::optional<Canaries> canaries;

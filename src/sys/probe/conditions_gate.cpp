@@ -18,7 +18,7 @@ namespace {
 // suite writes (and the result); one that waits, sets, flags or fails is
 // said at once, in full.
 void note(GateOutcome& out, const core::ConditionRecord& r) {
-    if (r.decision != "run")
+    if (r.decision != core::ConditionDecision::run)
         std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(r).c_str());
     out.records.push_back(r);
 }
@@ -38,7 +38,7 @@ void sleep_watched(Clock& clock, double seconds, const InterruptWatch* watch,
 bool fails(GateOutcome& out, const core::GateDecision& d) {
     note(out, d.record);
     if (d.action == core::GateAction::fail)
-        out.failure = "conditions: " + d.record.check + ": " + d.record.detail;
+        out.failure = std::string("conditions: ") + core::to_string(d.record.check) + ": " + d.record.detail;
     return !out.failure.empty();
 }
 
@@ -49,8 +49,10 @@ bool pass_governor(const core::Conditions& c, Sensors& sensors, GateOutcome& out
     try {
         out.governor = std::make_unique<GovernorOverride>(sensors, c.governor);
     } catch (const Error& e) {
-        note(out, {"governor-set", c.governor, "unchanged", "fail", e.what()});
-        out.failure = std::string("conditions: governor-set: ") + e.what();
+        core::ConditionRecord r{core::ConditionCheck::governor_set, c.governor, "unchanged",
+                                core::ConditionDecision::fail, e.what()};
+        note(out, r);
+        out.failure = std::string("conditions: ") + core::to_string(r.check) + ": " + e.what();
         return false;
     }
     return !fails(out, core::verify_governor(c, sensors.governors()));

@@ -318,8 +318,8 @@ std::optional<core::ToolsImage> tools_of(const core::Experiment& e, core::RunRes
 }
 
 // The suite could not start (tools image, load): every bench recorded as not run.
-void cannot_start(const core::Experiment& e, core::RunResult& r, const char* what, const std::string& why) {
-    r.conditions.push_back(core::to_json(core::ConditionRecord{what, what, "not started", "fail", why}));
+void cannot_start(const core::Experiment& e, core::RunResult& r, core::ConditionCheck what, const std::string& why) {
+    r.conditions.push_back(core::ConditionRecord{what, core::to_string(what), "not started", core::ConditionDecision::fail, why});
     r.failure = why;
     skip_all(r, e.benches, why, online_cpus());
 }
@@ -338,13 +338,14 @@ void run_benches(const SuiteRequest& req, core::RunResult& r, const InterruptWat
         load.emplace(e.load, at.nproc, limit_s, req.run_dir, at.tools ? &*at.tools : nullptr,
                      core::container_name(req.run_id, "load"));
     } catch (const Error& err) {
-        return cannot_start(e, r, at.tools || e.tools_image.empty() ? "load" : "tools", err.what());
+        return cannot_start(e, r, at.tools || e.tools_image.empty() ? core::ConditionCheck::load : core::ConditionCheck::tools,
+                            err.what());
     }
     if (load->active()) {
-        core::ConditionRecord rec{"load", load->command(), "running", "run",
+        core::ConditionRecord rec{core::ConditionCheck::load, load->command(), "running", core::ConditionDecision::run,
                                   "for the length of the suite"};
         tell(req.log, Weight::detail, "conditions: " + core::log_line(rec));
-        r.conditions.push_back(core::to_json(rec));
+        r.conditions.push_back(rec);
     }
     for (const auto& bench : e.benches) {
         watch.throw_if_interrupted("starting bench " + bench.name);
@@ -405,8 +406,8 @@ void record_boot(core::RunResult& r, const BootMeasurement& boot) {
 std::string met_line(const GateOutcome& out) {
     std::string met;
     for (const auto& r : out.records)
-        if (r.decision == "run")
-            met += (met.empty() ? "" : ", ") + r.check + " (" + r.found + (r.detail.empty() ? "" : "; " + r.detail) +
+        if (r.decision == core::ConditionDecision::run)
+            met += (met.empty() ? "" : ", ") + std::string(core::to_string(r.check)) + " (" + r.found + (r.detail.empty() ? "" : "; " + r.detail) +
                    ")";
     return met.empty() ? "" : "conditions: met: " + met;
 }
@@ -428,7 +429,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     GateOutcome gate =
         pass_gate(request.experiment->conditions, request.probe_root, sensors, clock, &watch, request.units);
     for (const auto& rec : gate.records)
-        r.conditions.push_back(core::to_json(rec));
+        r.conditions.push_back(rec);
     if (std::string met = met_line(gate); !met.empty())
         tell(request.log, Weight::detail, met);
     r.environment = probe_environment(request.probe_root);

@@ -1,0 +1,95 @@
+// A run's result as files store it: a real result from before the records
+// were typed reads field by field and writes back byte for byte the same JSON.
+#include "catch.hpp"
+#include "core/result/run_result.hpp"
+#include "error_of.hpp"
+
+#include <fstream>
+#include <sstream>
+
+using namespace bootbench::core;
+using bootbench::test::error_of;
+
+namespace {
+
+const std::string kOldRun = std::string(TEST_DATA_DIR) + "/../fuzz/corpus/run-json/bootbench-run.json";
+
+nlohmann::json old_run() {
+    std::ifstream in(kOldRun);
+    std::stringstream s;
+    s << in.rdbuf();
+    return nlohmann::json::parse(s.str());
+}
+
+ConditionRecord condition(const nlohmann::json& j) {
+    return condition_record_from_json(j, "r.json: conditions[0]");
+}
+
+} // namespace
+
+TEST_CASE("an old result's conditions read as typed records, field by field") {
+    RunResult r = run_result_from_json(old_run(), kOldRun);
+    REQUIRE(r.conditions.size() == 4);
+    CHECK(r.conditions[0] == ConditionRecord{ConditionCheck::settle, "0 s after boot", "booted 488.5 s ago",
+                                             ConditionDecision::run, ""});
+    CHECK(r.conditions[1] ==
+          ConditionRecord{ConditionCheck::sched_ext, "any", "no sched_ext", ConditionDecision::run, ""});
+    CHECK(r.conditions[2] ==
+          ConditionRecord{ConditionCheck::governor, "any", "no cpufreq", ConditionDecision::run, ""});
+    CHECK(r.conditions[3] ==
+          ConditionRecord{ConditionCheck::temperature, "<= 90.0 C", "no sensor", ConditionDecision::run,
+                          "no CPU temperature sensor among hwmon k10temp, zenpower, coretemp and thermal "
+                          "zones x86_pkg_temp, acpitz: running without waiting to cool"});
+}
+
+TEST_CASE("an old result writes back exactly as it was read") {
+    nlohmann::json j = old_run();
+    CHECK(to_json(run_result_from_json(j, kOldRun)) == j);
+}
+
+TEST_CASE("every condition name reads back as the value it was written from") {
+    for (const auto& [name, check] : kConditionCheckNames)
+        for (const auto& [dname, decision] : kConditionDecisionNames) {
+            ConditionRecord c{check, "w", "f", decision, "d"};
+            CHECK(condition(to_json(c)) == c);
+            CHECK(to_json(c)["check"] == name);
+            CHECK(to_json(c)["decision"] == dname);
+        }
+}
+
+TEST_CASE("a condition's keys this version does not know are kept") {
+    nlohmann::json j = {{"check", "quiet"}, {"wanted", "stop a.timer"}, {"found", "present: a.timer"},
+                        {"decision", "run-flagged"}, {"detail", ""}, {"units", {"a.timer"}}};
+    ConditionRecord c = condition(j);
+    CHECK(c.unknown == nlohmann::json{{"units", {"a.timer"}}});
+    CHECK(to_json(c) == j);
+}
+
+TEST_CASE("a condition with a name no version wrote is refused, naming the run and the field") {
+    nlohmann::json j = {{"check", "settle"}, {"decision", "maybe"}};
+    CHECK(error_of([&] { condition(j); }) == "r.json: conditions[0]: field 'decision' has an unknown value 'maybe'");
+    j = old_run();
+    j["conditions"][2]["check"] = "humidity";
+    CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
+          "runs/a-1.json: conditions[2]: field 'check' has an unknown value 'humidity'");
+}
+
+TEST_CASE("an image target's run names its image as the state recorded it, unknown keys kept") {
+    nlohmann::json j = old_run();
+    const nlohmann::json image = {{"reference", "ostree-image-signed:docker://ghcr.io/x/b:stable"},
+                                  {"index_digest", nullptr},
+                                  {"manifest_digest", "sha256:" + std::string(64, '2')},
+                                  {"platform", "linux/amd64"},
+                                  {"pinned_reference", "ostree-image-signed:docker://ghcr.io/x/b@sha256:" +
+                                                           std::string(64, '2')},
+                                  {"signed_by", "a later version"}};
+    j["image"] = image;
+    RunResult r = run_result_from_json(j, kOldRun);
+    REQUIRE(r.image);
+    CHECK(*r.image == ResolvedImage{"ostree-image-signed:docker://ghcr.io/x/b:stable", "",
+                                    "sha256:" + std::string(64, '2'), "linux/amd64",
+                                    "ostree-image-signed:docker://ghcr.io/x/b@sha256:" + std::string(64, '2'),
+                                    {{"signed_by", "a later version"}}});
+    CHECK(to_json(r) == j);
+    CHECK_FALSE(run_result_from_json(old_run(), kOldRun).image);
+}
