@@ -35,6 +35,10 @@ inline constexpr Named<SelectorKind> kSelectorKindNames[] = {{"image", SelectorK
 inline constexpr Named<Better> kBetterNames[] = {{"lower", Better::lower}, {"higher", Better::higher}};
 enum class OnTempTimeout { run, fail };
 enum class OnBootFailure { skip, stop };
+inline constexpr Named<OnTempTimeout> kOnTempTimeoutNames[] = {{"run", OnTempTimeout::run},
+                                                               {"fail", OnTempTimeout::fail}};
+inline constexpr Named<OnBootFailure> kOnBootFailureNames[] = {{"skip", OnBootFailure::skip},
+                                                               {"stop", OnBootFailure::stop}};
 
 struct Selector {
     SelectorKind kind = SelectorKind::deployment;
