@@ -1,6 +1,7 @@
 // The [[bench]], [report] and [notify] tables, and the checks that span tables.
 #include "core/base/error.hpp"
 #include "core/experiment/experiment.hpp"
+#include "core/experiment/experiment_sections.hpp"
 #include "core/base/regex.hpp"
 #include "core/experiment/toml_reader.hpp"
 
