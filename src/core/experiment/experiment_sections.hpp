@@ -1,10 +1,11 @@
 #pragma once
 // The readers and checks of the experiment file's sections, each in its own
 // file, that parse_experiment (experiment.cpp) calls in order.
-#include "core/experiment/experiment.hpp"
 #include "core/experiment/toml_reader.hpp"
 
 namespace bootbench::core {
+
+struct Experiment; // not its header: experiment.cpp includes this one
 
 // Bench tables have per-kind keys: experiment_bench.cpp.
 void read_benches(TomlReader& r, const toml::table& root, Experiment& e);
