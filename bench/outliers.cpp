@@ -35,17 +35,18 @@ bool only_first(const std::vector<size_t>& idx) {
 
 Rates measure(size_t n, double sigma, int sets, double alpha) {
     Noise noise{SplitMix64(n * 1000 + static_cast<std::uint64_t>(sigma * 1000))};
+    EsdTable table(alpha);
     int clean = 0, twice = 0, half = 0;
     for (int s = 0; s < sets; ++s) {
         std::vector<double> v;
         for (size_t i = 0; i < n; ++i)
             v.push_back(100 * std::exp(sigma * noise.normal()));
-        clean += !find_outliers(v, alpha).indices.empty();
+        clean += !find_outliers(v, table).indices.empty();
         std::vector<double> up = v, down = v;
         up[0] *= 2;
         down[0] /= 2;
-        twice += only_first(find_outliers(up, alpha).indices);
-        half += only_first(find_outliers(down, alpha).indices);
+        twice += only_first(find_outliers(up, table).indices);
+        half += only_first(find_outliers(down, table).indices);
     }
     return {100.0 * clean / sets, 100.0 * twice / sets, 100.0 * half / sets};
 }

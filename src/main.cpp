@@ -2,8 +2,8 @@
 #include "cli/commands.hpp"
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
+#include "sys/store/user_lines.hpp"
 
-#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -51,11 +51,11 @@ int main(int argc, char** argv) {
         return c.run(parsed);
     } catch (const Error& e) {
         std::cout.flush();
-        std::fprintf(stderr, "bootbench: error: %s\n", core::printable(e.what(), core::LineBreaks::keep).c_str());
+        sys::say("error: " + core::printable(e.what(), core::LineBreaks::keep));
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         std::cout.flush();
-        std::fprintf(stderr, "bootbench: internal error: %s\n", core::printable(e.what()).c_str());
+        sys::say("internal error: " + core::printable(e.what()));
         return 1;
     }
 }

@@ -18,6 +18,7 @@
 #include "sys/ostree/sandbox.hpp"
 #include "sys/store/state_store.hpp"
 #include "sys/process/subprocess.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,7 +49,7 @@ public:
             try {
                 sys::remove_sandbox(path_);
             } catch (const std::exception& e) {
-                std::cerr << "bootbench: warning: " << e.what() << "\n";
+                sys::warn(e.what());
             }
         }
     }
@@ -82,15 +83,16 @@ int boot_until_done(const sys::SandboxLayout& layout, size_t max_boots, const sy
             throw Error("the experiment did not finish within " + std::to_string(max_boots) +
                         " boots; the sandbox is kept for inspection");
         if (echo == sys::Echo::all)
-            std::cerr << "--- boot " << n << ": " << name_of(layout, sys::emulated_boot_choice(layout.sysroot))
-                      << "\n";
+            sys::say_raw("--- boot " + std::to_string(n) + ": " +
+                         name_of(layout, sys::emulated_boot_choice(layout.sysroot)));
         sys::EmulatedBoot b = sys::emulate_boot(layout.sysroot, &watch);
         if (b.interrupted_by)
             return b.interrupted_by;
         if (!b.unit_enabled && echo == sys::Echo::all)
-            std::cerr << "--- boot " << n << ": no bootbench unit in this deployment\n";
+            sys::say_raw("--- boot " + std::to_string(n) + ": no bootbench unit in this deployment");
         if (b.killed_by)
-            std::cerr << "--- boot " << n << " ended by signal " << b.killed_by << ": power cycle\n";
+            sys::say_raw("--- boot " + std::to_string(n) + " ended by signal " + std::to_string(b.killed_by) +
+                         ": power cycle");
         else if (b.exit_status != 0 && !b.reboot_requested)
             throw Error("boot " + std::to_string(n) + ": bootbench resume failed (exit " +
                         std::to_string(b.exit_status) + ") and asked for no reboot; the machine would sit here");
@@ -101,17 +103,16 @@ int boot_until_done(const sys::SandboxLayout& layout, size_t max_boots, const sy
 
 // What the user sees after Ctrl-C: what stopped, and where the runs so far are.
 void say_interrupted(int sig, const core::State& s, const fs::path& results, const SandboxDir& dir) {
-    std::cerr << "bootbench: interrupted by SIG" << sigabbrev_np(sig) << " after "
-              << s.count(core::SlotStatus::done) << " of " << s.runs.size()
-              << " runs: the experiment was aborted; results so far (incomplete) in " << results.string()
-              << "\n";
+    sys::say(std::string("interrupted by SIG") + sigabbrev_np(sig) + " after " +
+             std::to_string(s.count(core::SlotStatus::done)) + " of " + std::to_string(s.runs.size()) +
+             " runs: the experiment was aborted; results so far (incomplete) in " + results.string());
     if (fs::exists(results / "report.md"))
         std::cout << "report (incomplete): " << (results / "report.md").string() << "\n";
     else
         std::cout << "no report: the runs so far do not compare two targets (see "
                   << (results / "bootbench.log").string() << ")\n";
     if (dir.kept())
-        std::cerr << "bootbench: the sandbox is kept in " << dir.path().string() << "\n";
+        sys::say("the sandbox is kept in " + dir.path().string());
 }
 
 // Ctrl-C: the experiment is aborted on the sandbox (machine back, report of
@@ -156,15 +157,13 @@ void say_next(const core::Experiment& e, const std::string& file) {
 void keep_measured_runs(const fs::path& results) {
     if (!sys::holds_measured_runs(results)) {
         if (fs::exists(results))
-            std::cerr << "bootbench: " << results.string()
-                      << " holds earlier results of bootbench: they are replaced when this simulation ends\n";
+            sys::say(results.string() + " holds earlier results of bootbench: they are replaced when this simulation ends");
         return;
     }
     sys::RealClock clock;
     fs::path aside = *sys::move_results_aside(results, clock.now_iso8601());
-    std::cerr << "bootbench: " << results.string() << " holds runs of a real machine, not of a sandbox: moved "
-              << "aside to " << aside.string() << ", where they stay; this simulation's results go to "
-              << results.string() << "\n";
+    sys::say(results.string() + " holds runs of a real machine, not of a sandbox: moved aside to " + aside.string() +
+             ", where they stay; this simulation's results go to " + results.string());
 }
 
 } // namespace
@@ -183,7 +182,7 @@ int cmd_simulate(const Args& args) {
     prepare_tools_image(e, true, std::cerr);
     sys::InterruptWatch watch; // from here on Ctrl-C stops cleanly, never half-way
     SandboxDir dir(args.value("sandbox"));
-    std::cerr << "bootbench: building the sandbox sysroot in " << dir.path().string() << "\n";
+    sys::say("building the sandbox sysroot in " + dir.path().string());
     sys::SandboxLayout layout = sys::build_sandbox(dir.path(), e);
     sys::RealClock clock;
     {

@@ -9,6 +9,7 @@
 #include "sys/store/files.hpp"
 #include "sys/ostree/host.hpp"
 #include "sys/store/state_store.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -34,9 +35,7 @@ std::string clock_after(double seconds, core::ClockFormat format) {
         std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &local);
         return buf;
     }
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &local); // +0100: ISO 8601 wants +01:00
-    std::string iso = buf;
-    return iso.insert(iso.size() - 2, ":");
+    return core::format_instant({static_cast<long long>(t), static_cast<int>(local.tm_gmtoff)});
 }
 
 // A run's stored result; nullopt (with a warning) when it is absent or
@@ -50,7 +49,7 @@ std::optional<core::RunResult> stored_result(const sys::StatePaths& paths, const
         return core::run_result_from_json(core::parse_bounded_json(sys::read_text_file(file), file.string()),
                                           file);
     } catch (const std::exception& e) {
-        std::cerr << "bootbench: warning: " << file.string() << ": " << e.what() << "\n";
+        sys::warn(file.string() + ": " + e.what());
         return std::nullopt;
     }
 }
@@ -87,7 +86,7 @@ std::optional<core::Experiment> adaptive_experiment(const sys::StatePaths& paths
         core::Experiment e = core::parse_experiment(sys::read_text_file(paths.experiment()), paths.experiment().string());
         return e.adaptive ? std::optional(e) : std::nullopt;
     } catch (const std::exception& e) {
-        std::cerr << "bootbench: warning: " << paths.experiment().string() << ": " << e.what() << "\n";
+        sys::warn(paths.experiment().string() + ": " + e.what());
         return std::nullopt;
     }
 }

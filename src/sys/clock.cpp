@@ -1,5 +1,7 @@
 #include "sys/clock.hpp"
 
+#include "core/base/time.hpp"
+
 #include <cerrno>
 #include <ctime>
 
@@ -22,10 +24,7 @@ std::string RealClock::now_iso8601() {
     time_t t = time(nullptr);
     tm local{};
     localtime_r(&t, &local);
-    char buf[40];
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &local);
-    std::string s(buf); // +0200 -> +02:00, as published results write it
-    return s.substr(0, s.size() - 2) + ":" + s.substr(s.size() - 2);
+    return core::format_instant({static_cast<long long>(t), static_cast<int>(local.tm_gmtoff)});
 }
 
 void RealClock::sleep_s(double seconds) {

@@ -25,8 +25,8 @@
 #include "core/deployment/resolve.hpp"
 #include "core/report/status.hpp"
 #include "core/base/text.hpp"
+#include "sys/store/user_lines.hpp"
 
-#include <cstdio>
 #include <iostream>
 
 namespace bootbench::sys {
@@ -600,8 +600,8 @@ void abort_experiment(Host& host, Clock& clock) {
     try {
         state = load_state_if_present(paths.state());
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "bootbench: %s\nbootbench: falling back to %s\n", e.what(),
-                     paths.initial_state().c_str());
+        say(e.what());
+        say("falling back to " + paths.initial_state().string());
         state = load_state(paths.initial_state());
     }
     if (!state) {

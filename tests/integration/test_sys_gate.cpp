@@ -270,3 +270,14 @@ TEST_CASE("quiet units: a failed show says which systemctl call and why") {
     CHECK_THROWS_WITH(SystemctlUnits().triggered({"uupd.timer"}),
                       "systemctl show --property=Triggers failed: Access denied");
 }
+
+// systemctl's own words when it has some, else how it ended (the one decoder's).
+TEST_CASE("quiet units: a silent failure or a kill says how systemctl ended") {
+    StandInSystemctl systemctl;
+    testing::write(systemctl.dir.path() / "systemctl", "#!/bin/sh\n[ \"$1\" = stop ] && exit 5\nexit 0\n");
+    CHECK_THROWS_WITH(SystemctlUnits().stop_until_reboot({"fstrim.timer"}),
+                      "systemctl stop failed: exited with status 5");
+    testing::write(systemctl.dir.path() / "systemctl", "#!/bin/sh\nkill -KILL $$\n");
+    CHECK_THROWS_WITH(SystemctlUnits().triggered({"uupd.timer"}),
+                      "systemctl show --property=Triggers failed: was killed by SIGKILL");
+}

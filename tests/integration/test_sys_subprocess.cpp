@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "core/base/error.hpp"
 #include "helpers.hpp"
+#include "sys/ostree/host.hpp"
 #include "sys/process/subprocess.hpp"
 
 #include <sys/resource.h>
@@ -249,4 +250,74 @@ TEST_CASE("the own cgroup folder, or why there is none") {
     CHECK(dir_of(unified, "1:name=systemd:/\n") == "this process is in no cgroup v2 hierarchy (cgroup v1 only)");
     CHECK(dir_of("29 20 0:26 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "0::/\n") ==
           "no cgroup2 file system is mounted");
+}
+
+// The one exit-status decoder, on real wait statuses, and the words a
+// person reads for each ending.
+TEST_CASE("one decoder: how a process ended and what the user reads") {
+    TempDir dir;
+    Ending three = run_attached({"sh", "-c", "exit 3"});
+    CHECK(three.end == ProcessEnd::exited);
+    CHECK(three.exit_status == 3);
+    CHECK_FALSE(three.succeeded());
+    CHECK(describe(three) == "exited with status 3");
+    Ending killed = run_attached({"sh", "-c", "kill -KILL $$"});
+    CHECK(killed.end == ProcessEnd::signaled);
+    CHECK(killed.signal == SIGKILL);
+    CHECK(describe(killed) == "was killed by SIGKILL");
+    CHECK(run_attached({"true"}).succeeded());
+    CHECK(describe(run_attached({"true"})) == "");
+    auto hung = run_process(shell(dir, "sleep 30", 0.5));
+    CHECK(describe(hung) == "timed out");
+    CHECK(describe(run_process(shell(dir, "kill -SEGV $$"))) == "was killed by SIGSEGV");
+}
+
+// Attached: the child shares this process's session and process group (a
+// person's Ctrl-C reaches it), its stdout, and sees the added environment.
+TEST_CASE("one starter: an attached child shares the session and gets the extra environment") {
+    TempDir dir;
+    fs::path out = dir.path() / "seen";
+    std::string script = "read -r pid comm state ppid pgrp sid rest < /proc/$$/stat; echo \"$pgrp $sid $EXTRA\" > " +
+                         out.string();
+    CHECK(run_attached({"sh", "-c", script}, {{"EXTRA", "yes"}}).succeeded());
+    CHECK(testing::read(out) ==
+          std::to_string(::getpgrp()) + " " + std::to_string(::getsid(0)) + " yes\n");
+    CHECK_THROWS_WITH(run_attached({"bootbench-no-such-program"}),
+                      "cannot start bootbench-no-such-program: not found on PATH");
+}
+
+TEST_CASE("one starter: an interruption is passed on to an attached child, which ends its own way") {
+    InterruptWatch watch;
+    int by = 0;
+    ::raise(SIGTERM); // blocked by the watch: waiting on its signalfd
+    Ending e = run_attached({"sleep", "0.5"}, {}, &watch, &by);
+    CHECK(by == SIGTERM);
+    // Passed on, and held by the mask the child inherited (a child bootbench
+    // reads it from its own signalfd): the child ends its own way.
+    CHECK(e.succeeded());
+}
+
+namespace {
+
+// Only a stand-in systemctl on PATH: a test can never reboot the machine.
+struct OnlyStandIn {
+    TempDir dir;
+    std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    explicit OnlyStandIn(const std::string& body) {
+        testing::write(dir.path() / "systemctl", "#!/bin/sh\n" + body + "\n");
+        fs::permissions(dir.path() / "systemctl", fs::perms::owner_all);
+        ::setenv("PATH", dir.path().c_str(), 1);
+    }
+    ~OnlyStandIn() { ::setenv("PATH", old_path.c_str(), 1); }
+};
+
+} // namespace
+
+TEST_CASE("one starter: a failed reboot request says how systemctl ended") {
+    {
+        OnlyStandIn systemctl("exit 1");
+        CHECK_THROWS_WITH(RealHost("/").reboot(), "systemctl reboot --no-block failed (exited with status 1)");
+    }
+    OnlyStandIn systemctl("kill -TERM $$");
+    CHECK_THROWS_WITH(RealHost("/").reboot(), "systemctl reboot --no-block failed (was killed by SIGTERM)");
 }

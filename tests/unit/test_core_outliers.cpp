@@ -136,3 +136,16 @@ TEST_CASE("very noisy clean sets are not flagged more often", "[stats][outliers]
         sets_flagged += !flagged(noise.set(20, 0.30)).empty();
     CHECK(sets_flagged <= 20000 * 0.018); // 8.5% on the values themselves
 }
+
+TEST_CASE("outliers: a caller's table holds each step's critical value, no global cache") {
+    EsdTable table(0.05);
+    const std::vector<double>& ten = table.for_size(10);
+    REQUIRE(ten.size() == 4); // steps 1..(10-1)/2
+    for (size_t step = 1; step <= 4; ++step)
+        CHECK(ten[step - 1] == esd_critical(10 - step + 1, 0.05 / static_cast<double>(step)));
+    CHECK(&table.for_size(10) == &ten); // computed once
+    std::vector<double> v = {10, 10.2, 9.9, 10.1, 10, 30, 9.8, 10.3};
+    EsdTable fresh;
+    CHECK(find_outliers(v, fresh).indices == find_outliers(v).indices);
+    CHECK(find_outliers(v).indices == std::vector<size_t>{5});
+}

@@ -68,3 +68,26 @@ TEST_CASE("report: the boot cost across a DST fall-back is measured, not negativ
     CHECK(r.boot_cost.measured);
     CHECK(r.boot_cost.seconds == 60); // 62 s apart, minus a-2's 2 s of benches
 }
+
+// The one writer: what RealClock and `status --json` write, read back by the
+// one reader as the same moment.
+TEST_CASE("format_instant writes what parse_instant reads back") {
+    CHECK(format_instant({0, 0}) == "1970-01-01T00:00:00+00:00");
+    CHECK(format_instant({1792887000, 3600}) == "2026-10-25T01:10:00+01:00");
+    CHECK(format_instant({1792887000, -9000}) == "2026-10-24T21:40:00-02:30");
+    CHECK(format_instant({-3600, -7200}) == "1969-12-31T21:00:00-02:00");
+    for (const char* text : {"2024-02-29T23:59:59+05:30", "2026-10-25T02:30:00+02:00", "2026-10-25T02:10:00+01:00",
+                             "1999-12-31T23:59:59-11:00", "2000-03-01T00:00:00+00:00"}) {
+        auto t = parse_instant(text);
+        REQUIRE(t);
+        CHECK(format_instant(*t) == text);
+    }
+    CHECK(format_instant(*parse_instant("2026-10-25T00:10:00.250Z")) == "2026-10-25T00:10:00+00:00");
+}
+
+TEST_CASE("parse_instant refuses what is not a moment") {
+    for (const char* text : {"", "2026-10-25T02:30:00", "2026-10-25 02:30:00+01:00", "2026-02-30T02:30:00+25:00",
+                             "2026-10-25T24:00:00Z", "2026-10-25T02:60:00Z", "2026-00-25T02:30:00Z",
+                             "2026-10-25T02:30:00+0100", "2026-10-25T02:30:00 +01:00"})
+        CHECK_FALSE(parse_instant(text));
+}

@@ -16,6 +16,23 @@ long long days_from_civil(int y, int mo, int d) {
     return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
 }
 
+struct Civil {
+    long long year;
+    int month, day;
+};
+
+// The civil date of a day count since 1970-01-01 (the inverse of the above).
+Civil civil_from_days(long long z) {
+    z += 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    return {yoe + era * 400 + (month <= 2), month, static_cast<int>(doy - (153 * mp + 2) / 5 + 1)};
+}
+
 bool in_range(int mo, int d, int h, int mi, int s) {
     return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && s <= 60 && h >= 0 &&
            mi >= 0 && s >= 0;
@@ -52,6 +69,18 @@ std::optional<Instant> parse_instant(const std::string& s) {
         return std::nullopt;
     long long local = days_from_civil(y, mo, d) * 86400 + h * 3600LL + mi * 60LL + sec;
     return Instant{local - *offset, *offset};
+}
+
+std::string format_instant(const Instant& t) {
+    long long local = t.epoch_s + t.utc_offset_s;
+    long long days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
+    Civil c = civil_from_days(days);
+    long long sec = local - days * 86400;
+    int off = t.utc_offset_s < 0 ? -t.utc_offset_s : t.utc_offset_s;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02lld:%02lld:%02lld%c%02d:%02d", c.year, c.month, c.day,
+                  sec / 3600, sec / 60 % 60, sec % 60, t.utc_offset_s < 0 ? '-' : '+', off / 3600, off / 60 % 60);
+    return buf;
 }
 
 int compare_instants(const std::string& a, const std::string& b) {

@@ -1,5 +1,5 @@
 #pragma once
-// The one reader of the times results and states write
+// The one reader and the one writer of the times results and states write
 // ("2026-10-25T02:30:00+01:00", RealClock::now_iso8601): moments are ordered
 // and subtracted as seconds since the epoch, never as text (on a DST
 // fall-back night the local clock runs 02:00-03:00 twice). Pure.
@@ -18,6 +18,10 @@ struct Instant {
 
 // "YYYY-MM-DDTHH:MM:SS[.fff](Z|+HH:MM|-HH:MM)"; nullopt for anything else.
 std::optional<Instant> parse_instant(const std::string& iso);
+
+// "YYYY-MM-DDTHH:MM:SS+HH:MM" on the instant's own clock (its offset; UTC
+// is "+00:00"): what parse_instant reads back as the same instant.
+std::string format_instant(const Instant& t);
 
 // The order of two written times, -1, 0 or 1 like strcmp: by the epoch when
 // both parse; else as text (published results may carry a bare date), after

@@ -3,6 +3,7 @@
 #include "core/base/error.hpp"
 #include "core/base/regex.hpp"
 #include "core/experiment/kinds/kinds.hpp"
+#include "core/experiment/experiment_sections.hpp"
 #include "core/experiment/toml_reader.hpp"
 
 #include <algorithm>
@@ -34,9 +35,7 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
     e.max_attempts =
         r.int_in(*t, "max_attempts", "experiment.max_attempts", 1, 100).value_or(e.max_attempts);
     e.quick = r.boolean(*t, "quick", "experiment.quick").value_or(false);
-    e.on_boot_failure = r.choice(*t, "on_boot_failure", "experiment.on_boot_failure",
-                                 std::vector<std::pair<std::string_view, OnBootFailure>>{
-                                     {"skip", OnBootFailure::skip}, {"stop", OnBootFailure::stop}})
+    e.on_boot_failure = r.choice(*t, "on_boot_failure", "experiment.on_boot_failure", kOnBootFailureNames)
                             .value_or(OnBootFailure::skip);
 }
 
@@ -140,9 +139,7 @@ void read_conditions(TomlReader& r, const toml::table& root, Conditions& c) {
     c.temp_wait_timeout_s =
         r.int_in(*t, "temp_wait_timeout_s", "conditions.temp_wait_timeout_s", 0, kMaxSeconds)
             .value_or(c.temp_wait_timeout_s);
-    c.on_temp_timeout = r.choice(*t, "on_temp_timeout", "conditions.on_temp_timeout",
-                                 std::vector<std::pair<std::string_view, OnTempTimeout>>{
-                                     {"run", OnTempTimeout::run}, {"fail", OnTempTimeout::fail}})
+    c.on_temp_timeout = r.choice(*t, "on_temp_timeout", "conditions.on_temp_timeout", kOnTempTimeoutNames)
                             .value_or(OnTempTimeout::run);
     c.start_temp_band_c =
         r.number(*t, "start_temp_band_c", "conditions.start_temp_band_c", {0, 100, true});
@@ -210,16 +207,6 @@ void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
 }
 
 } // namespace
-
-// Bench tables have per-kind keys; they live in experiment_bench.cpp.
-void read_benches(TomlReader& r, const toml::table& root, Experiment& e);
-void read_report_and_notify(TomlReader& r, const toml::table& root, Experiment& e);
-void check_cross_references(TomlReader& r, const toml::table& root, const Experiment& e);
-// runs = { min, max }, until, precision, primary: experiment_adaptive.cpp.
-void read_adaptive(TomlReader& r, const toml::table& root, Experiment& e);
-void check_adaptive(TomlReader& r, const toml::table& root, const Experiment& e);
-// [report] per_watt names higher-is-better metrics of the benches: experiment_per_watt.cpp.
-void check_per_watt(TomlReader& r, const toml::table& root, const Experiment& e);
 
 Experiment parse_experiment(const std::string& text, const std::string& file_name) {
     TomlReader r(file_name);

@@ -34,6 +34,10 @@ inline constexpr Named<SelectorKind> kSelectorKindNames[] = {{"image", SelectorK
                                                              {"deployment", SelectorKind::deployment}};
 enum class OnTempTimeout { run, fail };
 enum class OnBootFailure { skip, stop };
+inline constexpr Named<OnTempTimeout> kOnTempTimeoutNames[] = {{"run", OnTempTimeout::run},
+                                                               {"fail", OnTempTimeout::fail}};
+inline constexpr Named<OnBootFailure> kOnBootFailureNames[] = {{"skip", OnBootFailure::skip},
+                                                               {"stop", OnBootFailure::stop}};
 
 struct Selector {
     SelectorKind kind = SelectorKind::deployment;

@@ -1,6 +1,7 @@
 // [experiment] runs = { min, max }, until, precision and primary: the keys of
 // an experiment that sizes itself to the night (core/sizing/adaptive decides).
 #include "core/experiment/experiment.hpp"
+#include "core/experiment/experiment_sections.hpp"
 #include "core/experiment/metric_catalog.hpp"
 #include "core/experiment/toml_reader.hpp"
 

@@ -3,6 +3,8 @@
 #include "core/experiment/experiment.hpp"
 #include "core/experiment/kinds/bench_keys.hpp"
 #include "core/experiment/kinds/kinds.hpp"
+#include "core/experiment/experiment_sections.hpp"
+#include "core/base/regex.hpp"
 #include "core/experiment/toml_reader.hpp"
 
 #include <set>

@@ -1,6 +1,7 @@
 // [report] per_watt: each name is a metric a bench gives, and one that is
 // higher-is-better (a rate or a count): a latency per watt means nothing.
 #include "core/experiment/experiment.hpp"
+#include "core/experiment/experiment_sections.hpp"
 #include "core/experiment/metric_catalog.hpp"
 #include "core/experiment/toml_reader.hpp"
 

@@ -69,7 +69,7 @@ void comparison_table(std::ostringstream& o, const Report& r) {
       << "</th><th>interval</th><th>p (Holm)</th><th>verdict</th></tr>\n";
     for (const auto& m : r.metrics) {
         o << "<tr><td>" << esc(m.label) << "<br><code>" << esc(m.key) << "</code>, " << esc(m.unit)
-          << ", " << (m.better == Better::lower ? "lower" : "higher") << " is better</td>";
+          << ", " << to_string(m.better) << " is better</td>";
         for (const auto& t : m.targets)
             o << "<td class=\"num\">"
               << (t.summary.n

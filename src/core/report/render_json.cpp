@@ -107,7 +107,7 @@ json metric_json(const Report& r, const MetricReport& m) {
     j["interval_text"] = interval_text(m);
     j["p_value"] = number(c.test.p_value);
     j["p_holm"] = number(c.p_adjusted);
-    j["p_method"] = c.test.method == PValueMethod::exact ? "exact" : "normal";
+    j["p_method"] = name_of(kPValueMethodNames, c.test.method);
     j["verdict"] = to_string(c.verdict);
     return j;
 }

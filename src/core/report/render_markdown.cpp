@@ -12,7 +12,7 @@ namespace bootbench::core {
 namespace {
 
 std::string direction(Better b) {
-    return b == Better::lower ? "lower is better" : "higher is better";
+    return std::string(to_string(b)) + " is better";
 }
 
 std::string median_cell(const MetricTarget& t) {

@@ -331,10 +331,11 @@ std::vector<MetricReport> make_metrics(const std::vector<std::string>& keys,
 }
 
 void flag_outliers(Report& report) {
+    EsdTable table;
     for (const auto& m : report.metrics)
         for (const auto& t : m.targets) {
             std::vector<double> v = values_of(t);
-            Outliers found = core::find_outliers(v);
+            Outliers found = core::find_outliers(v, table);
             for (size_t i : found.indices)
                 report.outliers.push_back(
                     {t.samples[i].run, t.target, m.key, v[i], found.rest_median});

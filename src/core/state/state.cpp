@@ -249,7 +249,7 @@ nlohmann::json to_json(const State& s) {
             {"started_at", s.started_at},
             {"phase", to_string(s.phase)},
             {"max_attempts", s.max_attempts},
-            {"on_boot_failure", s.on_boot_failure == OnBootFailure::stop ? "stop" : "skip"},
+            {"on_boot_failure", name_of(kOnBootFailureNames, s.on_boot_failure)},
             {"runs", runs},
             {"current", s.current},
             {"expected", to_json(s.expected)},
@@ -276,7 +276,7 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
     s.started_at = r.str("started_at");
     s.phase = r.choice("phase", kPhases);
     s.max_attempts = static_cast<int>(r.integer("max_attempts"));
-    s.on_boot_failure = r.str("on_boot_failure") == "stop" ? OnBootFailure::stop : OnBootFailure::skip;
+    s.on_boot_failure = value_of(kOnBootFailureNames, r.str("on_boot_failure")).value_or(OnBootFailure::skip);
     for (const auto& item : r.array("runs")) {
         JsonReader x = r.child(item, "runs");
         s.runs.push_back({checked_run_id(x, "run"), checked_name(x, "target"), x.choice("status", kSlotStatus),

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <mutex>
 
 namespace bootbench::core {
 
@@ -81,14 +79,14 @@ Extreme most_extreme(const std::vector<double>& y, const std::vector<size_t>& in
 }
 
 // The indices the test flags, before the kOutlierMinDeviation check.
-std::vector<size_t> esd_flags(const std::vector<double>& y, double alpha) {
+std::vector<size_t> esd_flags(const std::vector<double>& y, const std::vector<double>& critical) {
     std::vector<size_t> in(y.size()), removed;
     for (size_t i = 0; i < in.size(); ++i)
         in[i] = i;
     size_t flagged = 0;
     for (size_t step = 1; step <= (y.size() - 1) / 2; ++step) {
         Extreme e = most_extreme(y, in);
-        if (e.statistic > esd_critical(in.size(), alpha / static_cast<double>(step)))
+        if (e.statistic > critical[step - 1])
             flagged = step; // the last step past its critical value counts
         removed.push_back(in[e.index]);
         in.erase(in.begin() + static_cast<long>(e.index));
@@ -118,23 +116,29 @@ double student_t_quantile(double p, double df) {
 }
 
 double esd_critical(size_t m, double alpha) {
-    static std::mutex lock;
-    static std::map<std::pair<size_t, double>, double> known;
-    std::lock_guard<std::mutex> hold(lock);
-    auto [it, fresh] = known.try_emplace({m, alpha}, 0.0);
-    if (fresh) {
-        auto n = static_cast<double>(m);
-        double t = student_t_quantile(1 - alpha / (2 * n), n - 2);
-        it->second = (n - 1) * t / std::sqrt((n - 2 + t * t) * n);
-    }
+    auto n = static_cast<double>(m);
+    double t = student_t_quantile(1 - alpha / (2 * n), n - 2);
+    return (n - 1) * t / std::sqrt((n - 2 + t * t) * n);
+}
+
+// Step s tests the n - s + 1 values still in at level alpha / s.
+const std::vector<double>& EsdTable::for_size(size_t n) {
+    auto [it, fresh] = by_size_.try_emplace(n);
+    for (size_t step = 1; fresh && step <= (n - 1) / 2; ++step)
+        it->second.push_back(esd_critical(n - step + 1, alpha_ / static_cast<double>(step)));
     return it->second;
 }
 
 Outliers find_outliers(const std::vector<double>& values, double alpha) {
+    EsdTable table(alpha);
+    return find_outliers(values, table);
+}
+
+Outliers find_outliers(const std::vector<double>& values, EsdTable& table) {
     if (values.size() < 3 || !std::all_of(values.begin(), values.end(),
                                           [](double x) { return std::isfinite(x); }))
         return {};
-    std::vector<size_t> flagged = esd_flags(on_log_scale(values), alpha);
+    std::vector<size_t> flagged = esd_flags(on_log_scale(values), table.for_size(values.size()));
     std::vector<double> rest;
     for (size_t i = 0; i < values.size(); ++i)
         if (std::find(flagged.begin(), flagged.end(), i) == flagged.end())

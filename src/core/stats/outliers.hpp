@@ -7,6 +7,7 @@
 // outlier hidden by the first, add little: 1-1.6% of clean log-normal sets
 // get a flag, whatever their size and noise (bench/outliers measures it). Pure.
 #include <cstddef>
+#include <map>
 #include <vector>
 
 namespace bootbench::core {
@@ -22,7 +23,21 @@ struct Outliers {
     double rest_median = 0;      // the median of the values not flagged
 };
 
+// The test's critical values at one level, each set size's computed once
+// and kept by the caller (one report, one simulation), never in global state.
+class EsdTable {
+  public:
+    explicit EsdTable(double alpha = kOutlierAlpha) : alpha_(alpha) {}
+    // The critical values of steps 1..(n-1)/2 for a set of n values.
+    const std::vector<double>& for_size(size_t n);
+
+  private:
+    double alpha_;
+    std::map<size_t, std::vector<double>> by_size_;
+};
+
 // The outliers in `values`: none below 3 values or when a value is not finite.
+Outliers find_outliers(const std::vector<double>& values, EsdTable& table);
 Outliers find_outliers(const std::vector<double>& values, double alpha = kOutlierAlpha);
 
 // The p-quantile of Student's t distribution with df degrees of freedom

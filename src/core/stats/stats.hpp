@@ -40,6 +40,8 @@ Summary summarize(const std::vector<double>& values); // requires a non-empty ve
 std::vector<double> holm_adjust(const std::vector<double>& p);
 
 enum class PValueMethod { exact, normal };
+inline constexpr Named<PValueMethod> kPValueMethodNames[] = {{"exact", PValueMethod::exact},
+                                                             {"normal", PValueMethod::normal}};
 
 struct RankTest {
     double p_value = 1;     // two-sided

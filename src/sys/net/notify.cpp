@@ -3,6 +3,7 @@
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
 #include "sys/store/files.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -66,7 +67,7 @@ std::string seconds_text(double s) {
 } // namespace
 
 void warn_to_stderr(const std::string& warning) {
-    std::fprintf(stderr, "bootbench: warning: %s\n", core::printable(warning).c_str());
+    warn(core::printable(warning));
 }
 
 std::string redact(const std::string& text, const std::string& secret) {

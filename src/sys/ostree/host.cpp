@@ -4,9 +4,8 @@
 #include "sys/store/files.hpp"
 #include "sys/ostree/host_writes.hpp"
 #include "sys/ostree/sandbox.hpp"
+#include "sys/process/subprocess.hpp"
 
-#include <cstdlib>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace bootbench::sys {
@@ -51,9 +50,9 @@ void RealHost::label_executable(const fs::path& file) {
 
 void RealHost::reboot() {
     // --no-block: the unit that runs us must be able to finish before shutdown.
-    int status = std::system("systemctl reboot --no-block");
-    if (status != 0)
-        throw Error("systemctl reboot --no-block failed (status " + std::to_string(status) + ")");
+    Ending ended = run_attached({"systemctl", "reboot", "--no-block"});
+    if (!ended.succeeded())
+        throw Error("systemctl reboot --no-block failed (" + sys::describe(ended) + ")");
 }
 
 namespace {

@@ -4,9 +4,9 @@
 #include "core/host/exec_label.hpp"
 #include "sys/probe/probes.hpp"
 #include "sys/ostree/gerror.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
@@ -54,8 +54,7 @@ void make_sysroot_writable_privately() {
     if (read_only("/sysroot").value_or(false))
         enter_private_namespace();
     if (!said) // once per process: on a read-only sysroot this is the only way in
-        std::fprintf(stderr, "bootbench: /sysroot is read-only: writing into other deployments from a "
-                             "private mount namespace\n");
+        say("/sysroot is read-only: writing into other deployments from a private mount namespace");
     said = true;
 }
 

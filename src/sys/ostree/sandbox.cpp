@@ -11,7 +11,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -216,10 +215,11 @@ EmulatedBoot emulate_boot(const fs::path& sysroot, const InterruptWatch* watch) 
         return boot;
     std::vector<std::string> argv = exec_start(etc / "systemd/system" / kResumeUnitName);
     argv[0] = map_into_boot(boot.booted_dir, argv[0]).string();
-    int status = run_attached(argv, {{kSandboxEnv, sysroot.string()}, {kSandboxBootedEnv, boot.booted_dir.string()}},
-                              watch, &boot.interrupted_by);
-    boot.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    boot.killed_by = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    Ending ended = run_attached(
+        argv, {{kSandboxEnv, sysroot.string()}, {kSandboxBootedEnv, boot.booted_dir.string()}}, watch,
+        &boot.interrupted_by);
+    boot.exit_status = ended.end == ProcessEnd::exited ? ended.exit_status : -1;
+    boot.killed_by = ended.end == ProcessEnd::signaled ? ended.signal : 0;
     boot.reboot_requested = fs::exists(reboot_request(sysroot), ec);
     return boot;
 }

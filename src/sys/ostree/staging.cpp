@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstring>
 #include <glib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace bootbench::sys {
@@ -111,8 +110,8 @@ void run_staging(Host& host, const std::string& experiment, const std::vector<co
     StatePaths paths{host.state_dir()};
     auto before = staging_pins_for(paths, experiment);
     core::StagingPins after = keep_through_staging(host, experiment, present, false, out);
-    int status = run_attached(argv);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    Ending ended = run_attached(argv);
+    if (ended.succeeded())
         return;
     for (const auto& ref : after.pinned)
         if (!before || !core::contains(before->pinned, ref))
@@ -122,8 +121,8 @@ void run_staging(Host& host, const std::string& experiment, const std::vector<co
     else if (before->pinned != after.pinned)
         save_staging_pins(paths.staging(), *before);
     throw Error("staging failed: '" + shell_words(argv) + "' " +
-                (WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))
-                                   : std::string("was killed")) +
+                (ended.end == ProcessEnd::exited ? "exited with " + std::to_string(ended.exit_status)
+                                                 : std::string("was killed")) +
                 "; the pins made for it are undone, nothing else was changed");
 }
 

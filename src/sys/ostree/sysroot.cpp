@@ -5,6 +5,7 @@
 #include "sys/ostree/gerror.hpp"
 #include "sys/ostree/layering.hpp"
 #include "sys/store/files.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -99,8 +100,6 @@ private:
 };
 
 namespace {
-
-void say(const std::string& line) { std::fprintf(stderr, "bootbench: %s\n", line.c_str()); }
 
 std::string whole_seconds(double s) { return std::to_string(static_cast<long long>(s)) + " s"; }
 

@@ -2,43 +2,27 @@
 
 #include "core/base/error.hpp"
 #include "core/host/quiet.hpp"
+#include "sys/process/subprocess.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <glib.h>
-#include <sys/wait.h>
 
 namespace bootbench::sys {
 
 namespace {
 
-struct Ran {
-    int exit_status = 0;
-    std::string out, err;
-};
+using Ran = Captured;
 
-// Runs systemctl with `args`, its output captured.
+// Runs systemctl with `args`, its output captured, without a time limit.
 Ran systemctl(std::vector<std::string> args) {
     args.insert(args.begin(), "systemctl");
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    g_autofree char* out = nullptr;
-    g_autofree char* err = nullptr;
-    g_autoptr(GError) error = nullptr;
-    int status = 0;
-    if (!g_spawn_sync(nullptr, argv.data(), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out, &err,
-                      &status, &error))
-        throw Error("cannot run systemctl: " + std::string(error->message));
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return {code, out ? out : "", err ? err : ""};
+    return capture_process(args, 0);
 }
 
 Error failed(const std::string& what, const Ran& r) {
-    std::string words = r.err.empty() ? "exit status " + std::to_string(r.exit_status) : r.err;
+    std::string words = r.err.empty() ? describe(r.ending) : r.err;
     while (!words.empty() && words.back() == '\n')
         words.pop_back();
     return Error("systemctl " + what + " failed: " + words);
@@ -56,7 +40,7 @@ std::vector<std::string> SystemctlUnits::listed(const std::vector<std::string>& 
         return {};
     // Units that do not exist are simply not listed (exit status 1, silent, when none is).
     Ran r = systemctl(with({"list-unit-files", "--no-legend", "--no-pager", "--"}, units));
-    if (r.exit_status != 0 && !(r.exit_status == 1 && r.err.empty()))
+    if (r.status != 0 && !(r.status == 1 && r.err.empty()))
         throw failed("list-unit-files", r);
     return core::parse_unit_files(r.out);
 }
@@ -65,7 +49,7 @@ std::vector<std::string> SystemctlUnits::triggered(const std::vector<std::string
     if (timers.empty())
         return {};
     Ran r = systemctl(with({"show", "--property=Triggers", "--value", "--"}, timers));
-    if (r.exit_status != 0)
+    if (r.status != 0)
         throw failed("show --property=Triggers", r);
     return core::parse_triggers(r.out);
 }
@@ -74,7 +58,7 @@ std::vector<std::string> SystemctlUnits::running(const std::vector<std::string>&
     if (units.empty())
         return {};
     Ran r = systemctl(with({"show", "--property=Id,ActiveState", "--"}, units));
-    if (r.exit_status != 0)
+    if (r.status != 0)
         throw failed("show --property=Id,ActiveState", r);
     return core::parse_running(r.out);
 }
@@ -86,10 +70,10 @@ void SystemctlUnits::stop_until_reboot(const std::vector<std::string>& units) {
     if (units.empty())
         return;
     Ran r = systemctl(with({"mask", "--runtime", "--no-reload", "--"}, units));
-    if (r.exit_status != 0)
+    if (r.status != 0)
         throw failed("mask --runtime --no-reload", r);
     r = systemctl(with({"stop", "--"}, units));
-    if (r.exit_status != 0)
+    if (r.status != 0)
         throw failed("stop", r);
 }
 

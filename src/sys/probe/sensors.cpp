@@ -3,10 +3,10 @@
 #include "core/base/error.hpp"
 #include "core/bench/parsers.hpp"
 #include "sys/probe/probes.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <array>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -102,7 +102,7 @@ void GovernorOverride::restore() noexcept {
         try {
             sensors_.set_governor(policy, old);
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "bootbench: warning: cannot restore the governor: %s\n", e.what());
+            warn(std::string("cannot restore the governor: ") + e.what());
         }
     }
     changed_.clear();

@@ -1,6 +1,7 @@
 #include "sys/process/cgroup.hpp"
 
 #include "sys/store/files.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <iostream>
 #include <poll.h>
 #include <sstream>
 #include <sys/stat.h>
@@ -120,8 +120,7 @@ BenchCgroup::~BenchCgroup() {
     kill_all();
     ::close(fd_);
     if (::rmdir(path_.c_str()) != 0)
-        std::cerr << "bootbench: warning: cannot remove the cgroup " << path_.string() << ": "
-                  << std::strerror(errno) << "\n";
+        warn("cannot remove the cgroup " + path_.string() + ": " + std::strerror(errno));
 }
 
 void BenchCgroup::signal_all(int sig) const {

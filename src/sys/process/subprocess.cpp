@@ -53,13 +53,18 @@ Fd open_log(const fs::path& path) {
     return Fd(fd);
 }
 
-// The benchmarks print numbers the parsers read: make them locale-neutral.
-std::vector<std::string> child_environment() {
+// This process's environment and the spec's additions; a detached child's
+// output is read by parsers: LC_ALL=C makes its numbers locale-neutral.
+std::vector<std::string> child_environment(const ProcessSpec& spec) {
+    bool detached = spec.attach == Attach::detached;
     std::vector<std::string> env;
     for (char** e = environ; e && *e; ++e)
-        if (std::strncmp(*e, "LC_ALL=", 7) != 0)
+        if (!detached || std::strncmp(*e, "LC_ALL=", 7) != 0)
             env.emplace_back(*e);
-    env.emplace_back("LC_ALL=C");
+    for (const auto& [key, value] : spec.extra_env)
+        env.push_back(key + "=" + value);
+    if (detached)
+        env.emplace_back("LC_ALL=C");
     return env;
 }
 
@@ -251,16 +256,55 @@ void InterruptWatch::throw_if_interrupted(const std::string& doing) const {
                 "; its processes were stopped and no result was written");
 }
 
+Ending decode_wait_status(int wait_status) {
+    Ending e;
+    if (WIFEXITED(wait_status)) {
+        e.exit_status = WEXITSTATUS(wait_status);
+    } else {
+        e.end = ProcessEnd::signaled;
+        e.signal = WTERMSIG(wait_status);
+    }
+    return e;
+}
+
+std::string describe(const Ending& e) {
+    switch (e.end) {
+    case ProcessEnd::timed_out:
+        return "timed out";
+    case ProcessEnd::signaled:
+        return std::string("was killed by SIG") + sigabbrev_np(e.signal);
+    case ProcessEnd::exited:
+        break;
+    }
+    return e.exit_status == 0 ? "" : "exited with status " + std::to_string(e.exit_status);
+}
+
+// Attached: no new session, no cgroup, nothing redirected and the signal
+// mask and dispositions inherited (a child bootbench reads a passed-on
+// signal from its own signalfd, never dies of it before).
+ProcessGroup ProcessGroup::spawn_attached(const ProcessSpec& spec, const fs::path& path) {
+    std::vector<std::string> args = spec.argv;
+    std::vector<std::string> env = child_environment(spec);
+    std::vector<char*> cargv = c_strings(args), cenv = c_strings(env);
+    double started = monotonic_now();
+    pid_t pid = -1;
+    if (int rc = ::posix_spawn(&pid, path.c_str(), nullptr, nullptr, cargv.data(), cenv.data()); rc != 0)
+        throw Error("cannot start " + path.string() + ": " + std::strerror(rc));
+    return ProcessGroup(pid, open_pidfd(pid), started, nullptr, "", Attach::attached);
+}
+
 ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
     if (spec.argv.empty())
         throw Error("cannot start a process without a program name");
     auto path = find_program(spec.argv[0]);
     if (!path)
         throw Error("cannot start " + spec.argv[0] + ": not found on PATH");
+    if (spec.attach == Attach::attached)
+        return spawn_attached(spec, *path);
     Fd out = open_log(spec.stdout_path);
     Fd err = open_log(spec.stderr_path);
     std::vector<std::string> args = spec.argv;
-    std::vector<std::string> env = child_environment();
+    std::vector<std::string> env = child_environment(spec);
     ChildSetup setup{path->c_str(), c_strings(args), c_strings(env), out.get(), err.get()};
     auto made = BenchCgroup::create();
     std::string why_not;
@@ -279,7 +323,8 @@ ProcessGroup ProcessGroup::spawn(const ProcessSpec& spec) {
 }
 
 ProcessGroup::ProcessGroup(ProcessGroup&& other) noexcept
-    : pid_(other.pid_), pidfd_(other.pidfd_), started_s_(other.started_s_), reaped_(other.reaped_),
+    : pid_(other.pid_), pidfd_(other.pidfd_), started_s_(other.started_s_), attach_(other.attach_),
+      reaped_(other.reaped_),
       status_(other.status_), cgroup_(std::move(other.cgroup_)), containment_(std::move(other.containment_)) {
     other.pid_ = -1;
     other.pidfd_ = -1;
@@ -291,6 +336,7 @@ ProcessGroup& ProcessGroup::operator=(ProcessGroup&& other) noexcept {
         pid_ = other.pid_;
         pidfd_ = other.pidfd_;
         started_s_ = other.started_s_;
+        attach_ = other.attach_;
         reaped_ = other.reaped_;
         status_ = other.status_;
         cgroup_ = std::move(other.cgroup_);
@@ -307,7 +353,7 @@ ProcessGroup::~ProcessGroup() {
 
 void ProcessGroup::release() noexcept {
     if (pid_ > 0 && !reaped_) {
-        ::kill(-pid_, SIGKILL);
+        ::kill(attach_ == Attach::attached ? pid_ : -pid_, SIGKILL);
         while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
         }
     }
@@ -321,7 +367,7 @@ void ProcessGroup::release() noexcept {
 void ProcessGroup::signal_group(int sig) const {
     // Once the leader is reaped its id may be reused: never signal it then.
     if (pid_ > 0 && !reaped_)
-        ::kill(-pid_, sig);
+        ::kill(attach_ == Attach::attached ? pid_ : -pid_, sig);
     if (cgroup_)
         cgroup_->signal_all(sig); // what left the group, too
 }
@@ -388,14 +434,11 @@ ProcessOutcome finish_process(ProcessGroup& group, const ProcessSpec& spec,
             throw;
         }
     }
-    if (!exited) {
+    if (exited) {
+        static_cast<Ending&>(outcome) = decode_wait_status(group.wait_status());
+    } else {
         outcome.end = ProcessEnd::timed_out;
         group.stop(spec.grace_s);
-    } else if (WIFEXITED(group.wait_status())) {
-        outcome.exit_status = WEXITSTATUS(group.wait_status());
-    } else {
-        outcome.end = ProcessEnd::signaled;
-        outcome.signal = WTERMSIG(group.wait_status());
     }
     outcome.wall_s = monotonic_now() - group.started_s();
     return outcome;
@@ -406,57 +449,18 @@ ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch)
     return finish_process(group, spec, watch);
 }
 
-namespace {
-
-// Waits for `pid`; signals that reach `watch` meanwhile are passed on to it.
-int wait_passing_on(pid_t pid, const InterruptWatch& watch, int* interrupted_by) {
-    Fd pidfd(open_pidfd(pid));
-    pollfd fds[2] = {{pidfd.get(), POLLIN, 0}, {watch.fd(), POLLIN, 0}};
-    for (;;) {
-        fds[0].revents = fds[1].revents = 0;
-        if (::poll(fds, 2, -1) < 0 && errno != EINTR)
-            break; // waitpid below still reaps it
-        if (fds[0].revents)
-            break;
-        if (int sig = fds[1].revents ? watch.take() : 0) {
-            ::kill(pid, sig);
+Ending run_attached(const std::vector<std::string>& argv,
+                    const std::vector<std::pair<std::string, std::string>>& extra_env,
+                    const InterruptWatch* watch, int* interrupted_by) {
+    ProcessGroup child = ProcessGroup::spawn({argv, {}, {}, 0, 0, Attach::attached, extra_env});
+    while (!child.wait_exit(-1, watch ? watch->fd() : -1)) {
+        if (int sig = watch->take()) {
+            child.signal_group(sig);
             if (interrupted_by)
                 *interrupted_by = sig;
         }
     }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return status;
-}
-
-} // namespace
-
-int run_attached(const std::vector<std::string>& argv,
-                 const std::vector<std::pair<std::string, std::string>>& extra_env,
-                 const InterruptWatch* watch, int* interrupted_by) {
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e)
-        env_strings.emplace_back(*e);
-    for (const auto& [key, value] : extra_env)
-        env_strings.push_back(key + "=" + value);
-    std::vector<char*> cargv, cenv;
-    for (const auto& a : argv)
-        cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    for (auto& e : env_strings)
-        cenv.push_back(e.data());
-    cenv.push_back(nullptr);
-    pid_t pid = -1;
-    int err = ::posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), cenv.data());
-    if (err != 0)
-        throw Error("cannot run " + argv[0] + ": " + std::strerror(err));
-    if (watch)
-        return wait_passing_on(pid, *watch, interrupted_by);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return status;
+    return decode_wait_status(child.wait_status());
 }
 
 } // namespace bootbench::sys
@@ -470,7 +474,7 @@ Captured capture_process(const std::vector<std::string>& argv, double timeout_s)
     fs::path dir = pattern;
     ProcessOutcome o = run_process({argv, dir / "out", dir / "err", timeout_s});
     Captured c{o.end == ProcessEnd::exited ? o.exit_status : -1, read_text_file(dir / "out"),
-               read_text_file(dir / "err")};
+               read_text_file(dir / "err"), o};
     std::error_code ec;
     fs::remove_all(dir, ec);
     return c;

@@ -11,26 +11,53 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace bootbench::sys {
 
 namespace fs = std::filesystem;
 
+// How a child is started (the one starter: ProcessGroup::spawn).
+enum class Attach {
+    // A bench or a helper command: a session and process group of its own, a
+    // cgroup v2 leaf where one can be made, stdin /dev/null, stdout and stderr
+    // into the spec's files, LC_ALL=C, signals at their defaults.
+    detached,
+    // A command a person watches (staging tools, reboot, the sandbox's boots):
+    // this process's session, process group, stdin/stdout/stderr, environment
+    // and signal mask and dispositions, so the terminal's Ctrl-C reaches it.
+    attached,
+};
+
 struct ProcessSpec {
     std::vector<std::string> argv; // argv[0] is looked up on PATH
-    fs::path stdout_path;          // created or truncated
+    fs::path stdout_path;          // created or truncated (detached only)
     fs::path stderr_path;
     double timeout_s = 0; // 0 = no limit
     double grace_s = 2;   // between SIGTERM and SIGKILL on timeout
+    Attach attach = Attach::detached;
+    std::vector<std::pair<std::string, std::string>> extra_env = {}; // added to the environment
 };
 
 enum class ProcessEnd { exited, signaled, timed_out };
 
-struct ProcessOutcome {
+// How a child ended: decoded from its wait status in one place only.
+struct Ending {
     ProcessEnd end = ProcessEnd::exited;
     int exit_status = 0; // when exited
     int signal = 0;      // when signaled
+    bool succeeded() const { return end == ProcessEnd::exited && exit_status == 0; }
+};
+
+// The ending a waitpid status means (exited or signaled).
+Ending decode_wait_status(int wait_status);
+
+// What a person reads: "exited with status 3", "was killed by SIGSEGV",
+// "timed out" ("" for status 0).
+std::string describe(const Ending& e);
+
+struct ProcessOutcome : Ending {
     double wall_s = 0;
     pid_t pgid = -1; // the group the child led (gone by now)
     // "" when the child ran in a cgroup of its own, killed whole; else what
@@ -86,7 +113,8 @@ class ProcessGroup {
     bool wait_exit(double timeout_s, int interrupt_fd = -1);
     // The leader's wait status, once wait_exit returned true.
     int wait_status() const { return status_; }
-    // Sends `sig` to the whole group; quiet when it is already gone.
+    // Sends `sig` to the whole group (attached: to the child); quiet when it
+    // is already gone.
     void signal_group(int sig) const;
     // SIGTERM, `grace_s` to exit, then SIGKILL; reaps the leader.
     void stop(double grace_s);
@@ -95,15 +123,17 @@ class ProcessGroup {
 
   private:
     ProcessGroup(pid_t pid, int pidfd, double started_s, std::unique_ptr<BenchCgroup> cgroup,
-                 std::string containment)
-        : pid_(pid), pidfd_(pidfd), started_s_(started_s), cgroup_(std::move(cgroup)),
+                 std::string containment, Attach attach = Attach::detached)
+        : pid_(pid), pidfd_(pidfd), started_s_(started_s), attach_(attach), cgroup_(std::move(cgroup)),
           containment_(std::move(containment)) {}
+    static ProcessGroup spawn_attached(const ProcessSpec& spec, const fs::path& path);
     void reap();
     void release() noexcept;
 
     pid_t pid_ = -1;
     int pidfd_ = -1;
     double started_s_ = 0;
+    Attach attach_ = Attach::detached; // attached: pid_ is no group leader
     bool reaped_ = false;
     int status_ = 0;
     std::unique_ptr<BenchCgroup> cgroup_;
@@ -124,18 +154,19 @@ ProcessOutcome run_process(const ProcessSpec& spec, const InterruptWatch* watch 
 struct Captured {
     int status = -1; // exit status, -1 when it did not exit by itself in time
     std::string out, err;
+    Ending ending;
 };
 Captured capture_process(const std::vector<std::string>& argv, double timeout_s);
 
-// Runs argv (argv[0] looked up on PATH) with this process's stdin, stdout and
-// stderr, and `extra_env` added to its environment; waits and returns the
-// raw wait status. For commands a person watches: staging tools, and the
-// emulated boots of the sandbox. Throws bootbench::Error when it cannot start.
+// Runs argv (argv[0] looked up on PATH) attached (Attach::attached), with
+// `extra_env` added to its environment; waits and returns how it ended. For
+// commands a person watches: staging tools, reboot, and the emulated boots of
+// the sandbox. Throws bootbench::Error when it cannot start.
 //
 // With a watch, an interruption (SIGINT, SIGTERM, SIGHUP) is passed on to the
 // child as the same signal and the wait goes on, so the child stops in its
 // own clean way; `*interrupted_by` says which signal arrived (0: none).
-int run_attached(const std::vector<std::string>& argv,
+Ending run_attached(const std::vector<std::string>& argv,
                  const std::vector<std::pair<std::string, std::string>>& extra_env = {},
                  const InterruptWatch* watch = nullptr, int* interrupted_by = nullptr);
 

@@ -5,7 +5,6 @@
 #include "sys/run/tools_image.hpp"
 
 #include <cstring>
-#include <sys/wait.h>
 
 namespace bootbench::sys {
 
@@ -59,10 +58,10 @@ std::string BackgroundLoad::stop() {
     container_.clear();
     std::string why;
     if (ended_early) {
-        int st = group_->wait_status();
+        Ending st = decode_wait_status(group_->wait_status());
         why = "the background load (" + command_ + ") ended before the suite did, " +
-              (WIFEXITED(st) ? "with status " + std::to_string(WEXITSTATUS(st))
-                             : std::string("killed by SIG") + sigabbrev_np(WTERMSIG(st))) +
+              (st.end == ProcessEnd::exited ? "with status " + std::to_string(st.exit_status)
+                                            : std::string("killed by SIG") + sigabbrev_np(st.signal)) +
               " (see " + stderr_path_.string() + ")";
     }
     group_.reset();

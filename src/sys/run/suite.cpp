@@ -73,14 +73,13 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
                (o.containment.empty() ? "its processes were killed"
                                       : "its process group was killed; " + o.containment);
     case ProcessEnd::signaled:
-        return std::string("was killed by SIG") + sigabbrev_np(o.signal);
+        return describe(o);
     case ProcessEnd::exited:
         if (o.exit_status == 0)
             return "";
         std::string tail = core::cap_text(last_line(err_text), core::kMaxFailureText,
                                           "stderr's last line");
-        return "exited with status " + std::to_string(o.exit_status) +
-               (tail.empty() ? "" : ": " + core::printable(tail));
+        return describe(o) + (tail.empty() ? "" : ": " + core::printable(tail));
     }
     return "";
 }

@@ -4,6 +4,7 @@
 #include "core/base/text.hpp"
 #include "sys/store/files.hpp"
 #include "sys/process/subprocess.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -85,7 +86,7 @@ core::ToolsImage pull_tools_image(const std::string& image) {
     require_podman(image);
     if (auto t = inspect(image))
         return *t;
-    std::fprintf(stderr, "bootbench: pulling the tools image %s\n", image.c_str());
+    say("pulling the tools image " + image);
     Captured c = podman({"pull", "--quiet", image}, 1800);
     if (c.status != 0)
         throw input_error("cannot pull the tools image " + image + ": " +

@@ -1,4 +1,5 @@
 #include "sys/store/crash_point.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -19,7 +20,7 @@ void crash_point(const char* name) {
             return; // crashed here once already
         ::close(fd);
     }
-    std::fprintf(stderr, "bootbench: test hook: killing myself at '%s'\n", name);
+    say(std::string("test hook: killing myself at '") + name + "'");
     std::fflush(stderr);
     std::raise(SIGKILL);
 }

@@ -2,19 +2,13 @@
 
 #include "core/base/text.hpp"
 #include "sys/clock.hpp"
+#include "sys/store/user_lines.hpp"
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 
 namespace bootbench::sys {
-
-namespace {
-
-void say(const std::string& message) { std::fprintf(stderr, "bootbench: %s\n", message.c_str()); }
-
-} // namespace
 
 Echo echo_for(bool emulated) {
     const char* verbose = std::getenv(kVerboseEnv);
