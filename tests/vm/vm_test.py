@@ -131,11 +131,6 @@ def preflight(args):
     """Raises Skip with the reason when this machine cannot run the test."""
     if os.geteuid() != 0:
         raise Skip("needs root (mmdebstrap --mode=root, loop mounts, ownership in the image)")
-    if args.scenario == "ansible" and os.environ.get("BOOTBENCH_VM_ANSIBLE") != "1":
-        raise Skip("known defect on the Debian 13 guest (issue 29 stays open): the playbook logs in, "
-                   "bootbench start reboots into the first run, but the wait gives up first ('bootbench "
-                   "start exited 0 without starting an experiment', status null); "
-                   "BOOTBENCH_VM_ANSIBLE=1 runs it")
     install_missing()
     # bwrap: ostree admin deploy rebuilds a deployment's SELinux policy in it.
     tools = ["qemu-system-x86_64", "mkfs.ext4", "debugfs", "ostree", "bwrap", "sfdisk"]
