@@ -1,6 +1,9 @@
 #pragma once
 // One [[bench]] table as its kind's descriptor reads it.
+#include "core/experiment/bench_kind.hpp"
 #include "core/experiment/toml_reader.hpp"
+
+#include <algorithm>
 
 #include <initializer_list>
 #include <string>
@@ -33,5 +36,20 @@ private:
 
 // Thread counts passed to the benchmarks (0 = the bench's own default).
 inline constexpr int kMaxThreads = 4096;
+
+// A kind that runs for `runtime_s` seconds (`Default` when the file gives
+// none): `--quick` caps it at 3 s, and one iteration takes that long.
+template <int Default>
+int runtime_of(const Bench& b) {
+    return b.runtime_s.value_or(Default);
+}
+template <int Default>
+void quick_runtime(Bench& b) {
+    b.runtime_s = std::min(runtime_of<Default>(b), 3);
+}
+template <int Default>
+double runtime_seconds(const Bench& b) {
+    return kBenchStartSeconds + runtime_of<Default>(b);
+}
 
 } // namespace bootbench::core

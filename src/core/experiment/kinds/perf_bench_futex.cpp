@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kRuntime = 10; // perf's own default
 
-int runtime_s(const Bench& b) { return b.runtime_s.value_or(kRuntime); }
+constexpr auto runtime_s = runtime_of<kRuntime>;
 
 void read_keys(BenchKeys& k, Bench& b) {
     k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
@@ -50,8 +50,8 @@ std::vector<MetricValue> parse(std::string_view out) {
 extern const BenchKindInfo kPerfBenchFutex{
     BenchKind::perf_bench_futex,
     read_keys,
-    [](Bench& b) { b.runtime_s = std::min(runtime_s(b), 3); },
-    [](const Bench& b) { return kBenchStartSeconds + runtime_s(b); },
+    quick_runtime<kRuntime>,
+    runtime_seconds<kRuntime>,
     argv,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse(out), {}}; },
     {{"futex_hash_ops_sec", "ops/s", Better::higher, "futex hash operations (perf bench futex)", MetricFrom::bench}},

@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kRuntime = 30;
 
-int runtime_s(const Bench& b) { return b.runtime_s.value_or(kRuntime); }
+constexpr auto runtime_s = runtime_of<kRuntime>;
 
 void read_keys(BenchKeys& k, Bench& b) {
     k.allow({"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s", "repeat"});
@@ -87,8 +87,8 @@ std::vector<MetricValue> parse_schbench(std::string_view out) {
 extern const BenchKindInfo kSchbench{
     BenchKind::schbench,
     read_keys,
-    [](Bench& b) { b.runtime_s = std::min(runtime_s(b), 3); },
-    [](const Bench& b) { return kBenchStartSeconds + runtime_s(b); },
+    quick_runtime<kRuntime>,
+    runtime_seconds<kRuntime>,
     argv,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_schbench(out), {}}; },
     {{"schbench_p50_us", "us", Better::lower, "schbench wakeup latency p50", MetricFrom::bench},

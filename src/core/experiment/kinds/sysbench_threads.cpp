@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kRuntime = 30;
 
-int runtime_s(const Bench& b) { return b.runtime_s.value_or(kRuntime); }
+constexpr auto runtime_s = runtime_of<kRuntime>;
 
 void read_keys(BenchKeys& k, Bench& b) {
     k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
@@ -54,8 +54,8 @@ std::vector<MetricValue> parse_sysbench_threads(std::string_view out) {
 extern const BenchKindInfo kSysbenchThreads{
     BenchKind::sysbench_threads,
     read_keys,
-    [](Bench& b) { b.runtime_s = std::min(runtime_s(b), 3); },
-    [](const Bench& b) { return kBenchStartSeconds + runtime_s(b); },
+    quick_runtime<kRuntime>,
+    runtime_seconds<kRuntime>,
     argv,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_sysbench_threads(out), {}}; },
     {{"sysbench_events", "events", Better::higher, "sysbench threads events", MetricFrom::bench},
