@@ -353,7 +353,7 @@ ProcessGroup::~ProcessGroup() {
 
 void ProcessGroup::release() noexcept {
     if (pid_ > 0 && !reaped_) {
-        ::kill(attach_ == Attach::attached ? pid_ : -pid_, SIGKILL);
+        ::kill(kill_target(), SIGKILL);
         while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
         }
     }
@@ -367,7 +367,7 @@ void ProcessGroup::release() noexcept {
 void ProcessGroup::signal_group(int sig) const {
     // Once the leader is reaped its id may be reused: never signal it then.
     if (pid_ > 0 && !reaped_)
-        ::kill(attach_ == Attach::attached ? pid_ : -pid_, sig);
+        ::kill(kill_target(), sig);
     if (cgroup_)
         cgroup_->signal_all(sig); // what left the group, too
 }

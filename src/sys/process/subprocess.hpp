@@ -122,6 +122,8 @@ class ProcessGroup {
     const std::string& containment() const { return containment_; }
 
   private:
+    // What kill() signals: the whole process group, or an attached child alone.
+    pid_t kill_target() const { return attach_ == Attach::attached ? pid_ : -pid_; }
     ProcessGroup(pid_t pid, int pidfd, double started_s, std::unique_ptr<BenchCgroup> cgroup,
                  std::string containment, Attach attach = Attach::detached)
         : pid_(pid), pidfd_(pidfd), started_s_(started_s), attach_(attach), cgroup_(std::move(cgroup)),
