@@ -191,6 +191,23 @@ class FedoraTraps(unittest.TestCase):
         lines.append((355, "HARNESS suspend: the guest suspended itself (QMP SUSPEND); waking it"))
         vm_checks.check_suspends(lines, every, "experiment")
 
+    def test_the_ansible_night_has_the_idle_trap_too(self):
+        # The suite runs the ansible scenario in the experiment's place: it
+        # must not lose the experiment's idle trap.
+        lines = self.night() + [(260, "BOOTBENCH-VM idle trap: waiting for logind to suspend the idle machine")]
+        every = vm_checks.boots_from_console(lines)
+        with self.assertRaisesRegex(vm_checks.CheckFailed, "the idle trap is not armed"):
+            vm_checks.check_suspends(lines, every, "ansible")
+
+    def test_the_wait_must_have_crossed_a_reboot(self):
+        # CI (a fast machine) saw 3 unanswered checks for 5 reboots: one ssh
+        # attempt with its retries outlasts a reboot there. Once is enough.
+        vm_checks.check_wait_crossed_reboots(1)
+        with self.assertRaisesRegex(vm_checks.CheckFailed, "unreachable 0 times: it never waited across a reboot"):
+            vm_checks.check_wait_crossed_reboots(0)
+        with self.assertRaisesRegex(vm_checks.CheckFailed, "never said how the wait went"):
+            vm_checks.check_wait_crossed_reboots(None)
+
     def test_a_refusal_must_name_its_target(self):
         ok = [(10, "BOOTBENCH-VM refusal layered: exit=0 cannot start: target hand-layered: layered packages x"),
               (11, "BOOTBENCH-VM refusal nolib: exit=2 bootbench: error: target older-release: cannot load ..."),

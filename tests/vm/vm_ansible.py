@@ -8,7 +8,8 @@ guest's first boot is ready (the tools image imported), the controller runs
 `ansible-playbook ansible/playbooks/experiment.yml` against it: plan, doctor,
 copy, `bootbench start` (which reboots the guest), the wait across the
 guest's own reboots, the fetch of the results and the report here. Then it
-powers the guest off over ssh, which ends qemu.
+leaves the guest idle (`vm-guest idle`: the idle trap, then power off); when
+the playbook failed, it powers the guest off over ssh. Either ends qemu.
 """
 import re
 import socket
@@ -59,7 +60,8 @@ def inventory(port, key):
 
 class Controller(threading.Thread):
     """Runs beside qemu: waits for the guest, runs the playbook (its lines go
-    to the console log as "HARNESS ansible: ..."), then powers the guest off."""
+    to the console log as "HARNESS ansible: ..."), then leaves the guest idle
+    (or powers it off when the playbook failed)."""
 
     def __init__(self, work, port, key, bootbench, root, console, log):
         super().__init__(daemon=True)
@@ -125,6 +127,19 @@ class Controller(threading.Thread):
             reason = "ssh systemctl poweroff did not return in 60 s"
         self.console.stop = f"the guest could not be powered off over ssh ({reason})"
 
+    def leave_idle(self):
+        """The controller is done: the guest's idle trap, outside this ssh
+        session (which it ends), then the guest powers itself off."""
+        try:
+            r = self.ssh("systemd-run", "--no-block", "--unit=bootbench-vm-idle",
+                         "/usr/libexec/bootbench-vm/vm-guest", "idle", timeout=60)
+            if r.returncode == 0:
+                return
+            reason = f"ssh systemd-run vm-guest idle exited {r.returncode}: {r.stderr.strip()}"
+        except subprocess.TimeoutExpired:
+            reason = "ssh systemd-run vm-guest idle did not return in 60 s"
+        self.console.stop = f"the guest could not be left idle ({reason})"
+
     def run(self):
         try:
             self.wait_for_ready(time.monotonic() + 900)
@@ -134,7 +149,10 @@ class Controller(threading.Thread):
             self.log(f"ansible: {e}")
             self.console.stop = f"the controller gave up: {e}"
             return
-        self.power_off()
+        if self.rc == 0:
+            self.leave_idle()
+        else:
+            self.power_off()
 
     def waited_unreachable(self):
         """How many status checks the wait made while the guest was down."""

@@ -24,6 +24,12 @@ STORED_LINE = re.compile(r"bootbench: run (\S+): ok")
 SETTLE_S = 1  # conditions.settle_s in guest/experiment.toml
 EXPERIMENT = "vm-ab"
 PLANNED = [("a-1", "a"), ("b-1", "b"), ("a-2", "a"), ("b-2", "b")]
+# The scenarios of a whole night as the users have it: the update at boot
+# fires in each boot, and the idle machine suspends after the end. The
+# ansible scenario is the experiment one driven from a controller, so the
+# suite runs it in the experiment's place (tests/vm/meson.build).
+NIGHTS = ("experiment", "ansible")
+IDLE_TRAP = ("smoke",) + NIGHTS
 
 
 class CheckFailed(Exception):
@@ -282,7 +288,7 @@ def check(scenario, lines, img, out):
     check_suspends(lines, every, scenario)
     if scenario != "smoke":
         check_refusals(lines)
-    if scenario == "experiment":
+    if scenario in NIGHTS:
         check_update_at_boot(lines, out)
     if scenario != "smoke":
         check_read_only_sysroot(lines, out)
@@ -356,7 +362,7 @@ def check_suspends(lines, every, scenario):
     early = [t for t in suspends if trap_t is None or t < trap_t]
     expect(not early, "the guest suspended during the scenario: " +
            ", ".join(f"at {t:.0f} s in {boot_at(every, t)}" for t in early))
-    if scenario in ("smoke", "experiment"):
+    if scenario in IDLE_TRAP:
         expect(trap_t is not None and any(t > trap_t for t in suspends),
                "the idle trap is not armed: the idle guest never suspended after the scenario "
                "(logind IdleAction=suspend, IdleActionSec=90s)")
@@ -766,6 +772,17 @@ def check_restored(boots, img, out):
           "pins as before (b pinned, a and base not)")
 
 
+def check_wait_crossed_reboots(unreachable):
+    """The wait began before the first reboot (start returns first) and ended
+    on the last boot's finished status, so it spanned every reboot. How many
+    checks found the host down depends on the machine's speed (one ssh
+    attempt with its retries can outlast a fast reboot: CI saw 3 for 5
+    reboots), but a wait that never found it down never crossed a reboot."""
+    expect(unreachable is not None, "the playbook never said how the wait went (its 'status checks' line)")
+    expect(unreachable >= 1, f"the wait saw the host unreachable {unreachable} times: "
+                             "it never waited across a reboot of the guest")
+
+
 def check_controller(controller, lab, out):
     """The ansible scenario, on the controller: the playbook finished the
     host after waiting across its reboots, fetched exactly the runs the guest
@@ -776,9 +793,7 @@ def check_controller(controller, lab, out):
     expect(any(re.search(r'"msg": "vm: finished"', s) for s in controller.output),
            f"the playbook does not say that host vm finished; its last lines:\n{tail}")
     unreachable = controller.waited_unreachable()
-    expect(unreachable is not None and unreachable >= len(PLANNED) + 1,
-           f"the wait saw the host unreachable {unreachable} times, expected once per reboot at least "
-           f"({len(PLANNED) + 1}: into each run and back into the original default)")
+    check_wait_crossed_reboots(unreachable)
     guest = Path(out) / "bootbench" / "results" / EXPERIMENT / "runs"
     fetched = Path(lab) / "vm" / "runs"
     names = sorted(p.name for p in guest.glob("*.json"))

@@ -53,7 +53,7 @@ QEMU = ["qemu-system-x86_64", "-accel", f"tcg,thread={TCG_THREAD}", "-smp", SMP,
         "-display", "none", "-vga", "none", "-monitor", "none",
         "-serial", "stdio"]
 NO_NETWORK = ["-nic", "none"]
-TIME_LIMITS = {"smoke": 900, "experiment": 1500, "wrong-boot": 1500, "power-cut": 1700, "ansible": 1700}
+TIME_LIMITS = {"smoke": 900, "experiment": 1500, "wrong-boot": 1500, "power-cut": 1700, "ansible": 2100}
 ROOT = HERE.parent.parent
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
