@@ -6,6 +6,9 @@
 # (mmdebstrap), never from this host's packages, and is cached.
 #
 #   tests/toolchain/trixie.sh [BUILD_DIR]   (default build-trixie, in the tree)
+#   tests/toolchain/trixie.sh --root-only   only make (or refresh) the cached
+#                                           root: .ci/run does it while the
+#                                           host's own build runs
 #
 # Environment: BOOTBENCH_TRIXIE_CACHE (default /var/cache/bootbench-trixie)
 # holds the root and its compiler cache; BOOTBENCH_WERROR=0 drops -Werror.
@@ -85,6 +88,11 @@ run_in_root() {
 main() {
   [ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap --mode=root, chroot, mounts)"
   command -v mmdebstrap >/dev/null || die "mmdebstrap not found (apt-get install mmdebstrap)"
+  mkdir -p "$cache"
+  if [ "$build" = --root-only ]; then
+    say "root: $(build_root)"
+    return
+  fi
   werror=-Dwerror=true
   [ "${BOOTBENCH_WERROR:-1}" = 1 ] || werror=
   mkdir -p "$cache"

@@ -52,7 +52,11 @@ TOOLS=(/bin/sh /usr/bin/perf /usr/bin/sysbench /usr/bin/stress-ng)
 DRACUT_CONF='compress="gzip -1"
 drivers+=" virtio_blk virtio_pci ext4 "'
 
-usage() { echo "usage: $0 --bootbench BIN --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN] [--update-holder BIN]" >&2; exit 2; }
+usage() {
+  echo "usage: $0 --bootbench BIN --workdir DIR [--boot extlinux|kernel] [--floor-tool BIN] [--update-holder BIN]" >&2
+  echo "       $0 --root-archive   (only make or refresh the cached root archive; prints its path)" >&2
+  exit 2
+}
 
 parse_args() {
   BOOTBENCH="" WORK="" BOOT_MODE=extlinux FLOOR_TOOL="" UPDATE_HOLDER=""
@@ -434,6 +438,12 @@ install_extlinux() {
 }
 
 main() {
+  if [ "$*" = --root-archive ]; then
+    WORK=$(mktemp -d /var/tmp/bootbench-vm-root.XXXXXX)
+    root_archive
+    rm -rf "$WORK"
+    return
+  fi
   parse_args "$@"
   local t0 t
   t0=$(vm_now)
