@@ -199,6 +199,16 @@ class FedoraTraps(unittest.TestCase):
         with self.assertRaisesRegex(vm_checks.CheckFailed, "the idle trap is not armed"):
             vm_checks.check_suspends(lines, every, "ansible")
 
+    def test_the_ansible_idle_trap_waits_for_the_controller(self):
+        # Seen in a VM run: the trap began at "done", while the playbook
+        # was still fetching the results.
+        trap = (260, "BOOTBENCH-VM idle trap: waiting for logind to suspend the idle machine")
+        fetch = (270, "HARNESS ansible: TASK [experiment : Fetch the results] ***")
+        suspend = (355, "HARNESS suspend: the guest suspended itself (QMP SUSPEND); waking it")
+        with self.assertRaisesRegex(vm_checks.CheckFailed, "began at 260 s, before the controller was done"):
+            vm_checks.check_trap_after_controller(self.night() + [trap, fetch, suspend])
+        vm_checks.check_trap_after_controller(self.night() + [fetch, (280, trap[1]), suspend])
+
     def test_the_wait_must_have_crossed_a_reboot(self):
         # CI (a fast machine) saw 3 unanswered checks for 5 reboots: one ssh
         # attempt with its retries outlasts a reboot there. Once is enough.

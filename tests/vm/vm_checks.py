@@ -265,6 +265,8 @@ def guest_lines(lines):
 
 
 def check(scenario, lines, img, out):
+    if scenario == "ansible":
+        check_trap_after_controller(lines)
     lines = guest_lines(lines)
     every = boots_from_console(lines, read_boots_log(out))
     boots = [b for b in every if "variant" in b]
@@ -370,6 +372,17 @@ def check_suspends(lines, every, scenario):
               f"{min(t for t in suspends if t > trap_t) - trap_t:.0f} s after the end (trap armed)")
     else:
         print("idle: no suspend during the scenario")
+
+
+def check_trap_after_controller(lines):
+    """The ansible scenario's idle trap: only once the playbook is over (a
+    suspend while the controller fetches the results would lose them).
+    Reads the whole console, the controller's lines included."""
+    trap_t = next((t for t, s in lines if TRAP_WAIT_LINE in s), None)
+    last = max((t for t, s in lines if s.startswith("HARNESS ansible: ")), default=None)
+    if trap_t is not None and last is not None:
+        expect(trap_t > last, f"the idle trap began at {trap_t:.0f} s, before the controller was done "
+                              f"({last:.0f} s): the guest may suspend while the playbook fetches the results")
 
 
 REFUSAL_LINE = re.compile(r"BOOTBENCH-VM refusal (\S+): exit=(\d+) (.*)")
