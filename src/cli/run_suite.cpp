@@ -9,6 +9,7 @@
 #include "sys/probe/sleep_inhibitor.hpp"
 #include "sys/clock.hpp"
 #include "sys/store/files.hpp"
+#include "sys/store/user_lines.hpp"
 #include "sys/run/suite.hpp"
 
 #include <cerrno>
@@ -88,7 +89,7 @@ int cmd_run_suite(const Args& args) {
     std::string problem;
     sys::Inhibition awake = logind.take("bootbench run-suite is measuring", problem);
     std::string awake_text = sys::describe_inhibition(awake, problem);
-    std::cerr << "bootbench: sleep inhibitor: " << core::printable(awake_text) << "\n";
+    sys::say("sleep inhibitor: " + core::printable(awake_text));
     core::RunResult r = sys::run_suite(req, clock);
     r.environment["sleep_inhibitor"] = awake_text;
     fs::path file = runs_dir / (req.run_id + ".json");

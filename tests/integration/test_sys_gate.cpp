@@ -4,6 +4,7 @@
 #include "sys/run/background_load.hpp"
 #include "sys/probe/conditions_gate.hpp"
 #include "sys/probe/quiet_units.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <cstdlib>
 #include <functional>
@@ -92,6 +93,24 @@ TEST_CASE("gate: on timeout, run and flag, or fail with the reason") {
           "conditions: temperature: the CPU is still above 55.0 C after 60 s "
           "(temp_wait_timeout_s); on_temp_timeout = \"fail\": cool the machine or raise "
           "max_start_temp_c");
+}
+
+// The wait is said once a minute, the outcome once, through the one sink;
+// a condition that only says "run" is not said at all.
+TEST_CASE("gate: says the wait and the timeout to the user, each line whole") {
+    TempDir dir;
+    FakeClock clock;
+    FakeSensors sensors(clock);
+    sensors.temp = [](double) { return 70.0; };
+    LineCapture lines;
+    auto out = pass_gate(gate(55, 60), dir.path(), sensors, clock, nullptr);
+    CHECK(out.failure.empty());
+    CHECK(lines.text() ==
+          "bootbench: conditions: temperature: wanted <= 55.0 C, found 70.0 C (fake Tctl): wait (waited 0 s "
+          "of 60 s)\n"
+          "bootbench: conditions: temperature: wanted <= 55.0 C, found 70.0 C (fake Tctl): run-flagged (the "
+          "CPU is still above 55.0 C after 60 s (temp_wait_timeout_s); on_temp_timeout = \"run\": running "
+          "anyway, this run is flagged)\n");
 }
 
 TEST_CASE("gate: no sensor runs at once and says so; the start band is recorded") {

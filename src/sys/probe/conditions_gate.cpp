@@ -6,9 +6,9 @@
 #include "sys/probe/probes.hpp"
 #include "sys/probe/quiet_units.hpp"
 #include "sys/process/subprocess.hpp"
+#include "sys/store/user_lines.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace bootbench::sys {
 
@@ -19,7 +19,7 @@ namespace {
 // said at once, in full.
 void note(GateOutcome& out, const core::ConditionRecord& r) {
     if (r.decision != core::ConditionDecision::run)
-        std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(r).c_str());
+        say("conditions: " + core::log_line(r));
     out.records.push_back(r);
 }
 
@@ -75,7 +75,7 @@ void pass_temperature(const core::Conditions& c, Sensors& sensors, Clock& clock,
             return;
         }
         if (waited - last_logged >= 60) { // the waiting itself is logged once a minute
-            std::fprintf(stderr, "bootbench: conditions: %s\n", core::log_line(d.record).c_str());
+            say("conditions: " + core::log_line(d.record));
             last_logged = waited;
         }
         double left = c.temp_wait_timeout_s - waited;
