@@ -53,6 +53,9 @@ struct BenchKindInfo {
     double (*seconds)(const Bench& b);
     // Its command line on a machine of `nproc` CPUs (sys/run/bench_command).
     std::vector<std::string> (*argv)(const Bench& b, int nproc);
+    // Its recorded command line as reports compare it across machines: what
+    // follows from the CPU count `nproc` written as such (core/report/report_inputs).
+    void (*per_cpu_argv)(std::vector<std::string>& argv, int nproc);
     // Its output as numbers; never throws on odd output (core/bench/parsers).
     ParsedOutput (*parse)(const Bench& b, std::string_view out);
     // The metrics it reports, each with its unit and direction, once; empty

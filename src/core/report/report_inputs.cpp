@@ -4,6 +4,7 @@
 #include "core/report/report.hpp"
 #include "core/report/report_reproduce.hpp"
 #include "core/base/text.hpp"
+#include "core/experiment/kinds/kinds.hpp"
 
 #include <algorithm>
 #include <set>
@@ -56,18 +57,16 @@ void differ_benches(std::vector<std::string>& out, const InputExperiment& a, con
     }
 }
 
-// sysbench-threads runs one thread per CPU unless the experiment says how
-// many: machines of a lab with other CPU counts ran the same bench.
+// Each bench's command line as its kind compares it across machines of other
+// CPU counts (a lab's).
 RunResult benches_per_cpu(const RunResult& r) {
     RunResult out;
     out.benches = r.benches;
     auto n = r.environment.find("nproc");
     if (n == r.environment.end() || !n->is_number_integer())
         return out;
-    std::string mine = "--threads=" + std::to_string(n->get<long long>());
     for (auto& b : out.benches)
-        if (b.kind == BenchKind::sysbench_threads)
-            std::replace(b.argv.begin(), b.argv.end(), mine, std::string("--threads=(one per CPU)"));
+        bench_kind(b.kind).per_cpu_argv(b.argv, static_cast<int>(n->get<long long>()));
     return out;
 }
 

@@ -107,6 +107,7 @@ extern const BenchKindInfo kCommand{
     [](Bench&) {}, // its own time limit bounds it
     [](const Bench& b) { return b.timeout_s / 2.0; },
     [](const Bench& b, int) { return b.argv; },
+    same_on_every_machine,
     [](const Bench& b, std::string_view out) { return parse_command(out, b.metrics); },
     {}, // the experiment file's [[bench.metric]] tables
     std::nullopt,

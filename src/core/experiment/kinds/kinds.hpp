@@ -21,6 +21,9 @@ extern const BenchKindInfo kSchbench;
 extern const BenchKindInfo kCommand;
 extern const BenchKindInfo kPerfBenchFutex;
 
+// `per_cpu_argv` of a kind whose command line is the same on every machine.
+void same_on_every_machine(std::vector<std::string>& argv, int nproc);
+
 // The built-in kinds' parsers, each from the text its tool printed.
 // `perf bench sched pipe`: sched_pipe_usecs_op, sched_pipe_ops_sec.
 std::vector<MetricValue> parse_perf_sched_pipe(std::string_view out);

@@ -53,6 +53,7 @@ extern const BenchKindInfo kPerfBenchFutex{
     quick_runtime<kRuntime>,
     runtime_seconds<kRuntime>,
     argv,
+    same_on_every_machine,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse(out), {}}; },
     {{"futex_hash_ops_sec", "ops/s", Better::higher, "futex hash operations (perf bench futex)", MetricFrom::bench}},
     BenchTool{"perf", "linux-perf", "perf", false},

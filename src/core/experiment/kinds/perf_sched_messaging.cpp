@@ -41,6 +41,7 @@ extern const BenchKindInfo kPerfSchedMessaging{
         return {"perf", "bench", "sched", "messaging", "-g", std::to_string(groups(b)), "-l",
                 std::to_string(loops(b))};
     },
+    same_on_every_machine,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_perf_sched_messaging(out), {}}; },
     {{"sched_messaging_total_s", "s", Better::lower, "perf sched messaging total", MetricFrom::bench}},
     BenchTool{"perf", "linux-perf", "perf", false},

@@ -40,6 +40,7 @@ extern const BenchKindInfo kPerfSchedPipe{
     [](const Bench& b, int) -> std::vector<std::string> {
         return {"perf", "bench", "sched", "pipe", "-l", std::to_string(loops(b))};
     },
+    same_on_every_machine,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_perf_sched_pipe(out), {}}; },
     {{"sched_pipe_usecs_op", "us/op", Better::lower, "context switch (perf sched pipe)", MetricFrom::bench},
      {"sched_pipe_ops_sec", "ops/s", Better::higher, "context switch rate (perf sched pipe)", MetricFrom::bench}},

@@ -90,6 +90,7 @@ extern const BenchKindInfo kSchbench{
     quick_runtime<kRuntime>,
     runtime_seconds<kRuntime>,
     argv,
+    same_on_every_machine,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_schbench(out), {}}; },
     {{"schbench_p50_us", "us", Better::lower, "schbench wakeup latency p50", MetricFrom::bench},
      {"schbench_p99_us", "us", Better::lower, "schbench wakeup latency p99", MetricFrom::bench}},

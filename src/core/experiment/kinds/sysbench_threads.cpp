@@ -16,6 +16,8 @@ constexpr int kRuntime = 30;
 
 constexpr auto runtime_s = runtime_of<kRuntime>;
 
+constexpr const char* kThreads = "--threads=";
+
 void read_keys(BenchKeys& k, Bench& b) {
     k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
     b.runtime_s = k.integer("runtime_s", kRuntime, 1, kMaxSeconds);
@@ -25,11 +27,17 @@ void read_keys(BenchKeys& k, Bench& b) {
 std::vector<std::string> argv(const Bench& b, int nproc) {
     return {"sysbench",
             "threads",
-            "--threads=" + std::to_string(b.threads > 0 ? b.threads : nproc),
+            kThreads + std::to_string(b.threads > 0 ? b.threads : nproc),
             "--time=" + std::to_string(runtime_s(b)),
             "--thread-yields=1000",
             "--thread-locks=8",
             "run"};
+}
+
+// One thread per CPU unless the experiment says how many: machines of a lab
+// with other CPU counts ran the same bench.
+void threads_per_cpu(std::vector<std::string>& argv, int nproc) {
+    std::replace(argv.begin(), argv.end(), kThreads + std::to_string(nproc), kThreads + std::string("(one per CPU)"));
 }
 
 } // namespace
@@ -57,6 +65,7 @@ extern const BenchKindInfo kSysbenchThreads{
     quick_runtime<kRuntime>,
     runtime_seconds<kRuntime>,
     argv,
+    threads_per_cpu,
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_sysbench_threads(out), {}}; },
     {{"sysbench_events", "events", Better::higher, "sysbench threads events", MetricFrom::bench},
      {"sysbench_lat_avg_ms", "ms", Better::lower, "sysbench threads latency avg", MetricFrom::bench},
