@@ -3,6 +3,7 @@
 // benchmarks on this kernel, reboots emulated from the BLS entries.
 #include "cli/commands.hpp"
 #include "cli/report_summary.hpp"
+#include "core/report/report_formats.hpp"
 #include "sys/store/result_reader.hpp"
 #include "cli/targets.hpp"
 #include "cli/experiment_file.hpp"
@@ -101,13 +102,27 @@ int boot_until_done(const sys::SandboxLayout& layout, size_t max_boots, const sy
     }
 }
 
+// The Markdown summary, written last of the report's files (core/report/report_formats).
+fs::path summary_file(const fs::path& results) {
+    return results / core::summary_file_name();
+}
+
+// "report.json, .svg, .html": every format of the table but the summary.
+std::string other_report_files() {
+    const auto& formats = core::report_formats();
+    std::string out;
+    for (size_t i = 1; i < formats.size(); ++i)
+        out += (i == 1 ? std::string(core::kReportBase) : std::string(", ")) + formats[i].suffix;
+    return out;
+}
+
 // What the user sees after Ctrl-C: what stopped, and where the runs so far are.
 void say_interrupted(int sig, const core::State& s, const fs::path& results, const SandboxDir& dir) {
     sys::say(std::string("interrupted by SIG") + sigabbrev_np(sig) + " after " +
              std::to_string(s.count(core::SlotStatus::done)) + " of " + std::to_string(s.runs.size()) +
              " runs: the experiment was aborted; results so far (incomplete) in " + results.string());
-    if (fs::exists(results / "report.md"))
-        std::cout << "report (incomplete): " << (results / "report.md").string() << "\n";
+    if (fs::exists(summary_file(results)))
+        std::cout << "report (incomplete): " << summary_file(results).string() << "\n";
     else
         std::cout << "no report: the runs so far do not compare two targets (see "
                   << (results / "bootbench.log").string() << ")\n";
@@ -130,14 +145,14 @@ int stop_interrupted(const sys::SandboxLayout& layout, const core::Experiment& e
 
 // The verdicts, as `report` prints them, and where the four files are.
 void say_report(const fs::path& results) {
-    if (!fs::exists(results / "report.json")) {
+    if (!fs::exists(summary_file(results))) {
         std::cout << "no report: see " << (results / "bootbench.log").string() << "\n";
         return;
     }
     sys::ReportRequest req;
     req.inputs = {results};
     print_report_summary(sys::load_report(req));
-    std::cout << "\nreport: " << (results / "report.md").string() << " (and report.json, .svg, .html beside it)\n";
+    std::cout << "\nreport: " << summary_file(results).string() << " (and " << other_report_files() << " beside it)\n";
 }
 
 // What to do next on a real machine: the same file, unless its targets

@@ -23,6 +23,7 @@
 #include "core/sizing/adaptive.hpp"
 #include "core/image/oci.hpp"
 #include "core/deployment/resolve.hpp"
+#include "core/report/report_formats.hpp"
 #include "core/report/status.hpp"
 #include "core/base/text.hpp"
 #include "sys/store/user_lines.hpp"
@@ -155,7 +156,7 @@ void write_report(Context& c) {
     req.baseline = c.experiment.baseline;
     for (const auto& id : c.experiment.report.exclude)
         req.exclude.emplace_back(id, "excluded in the experiment file");
-    req.out_prefix = c.results() / "report";
+    req.out_prefix = c.results() / core::kReportBase;
     req.incomplete = core::incomplete_text(c.state);
     try {
         ReportPaths p = write_report_files(req);
@@ -237,7 +238,7 @@ BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
         return BootOutcome::rebooting;
     }
     conclude(c);
-    c.notify.finished(c.state, c.results() / "report.md");
+    c.notify.finished(c.state, c.results() / core::summary_file_name());
     c.log.detail("experiment " + c.state.experiment + " " + core::to_string(c.state.phase) + ": " +
                std::to_string(c.state.count(core::SlotStatus::done)) + " runs done, " +
                std::to_string(c.state.count(core::SlotStatus::failed)) + " failed; results in " +

@@ -23,4 +23,8 @@ const std::vector<ReportFormat>& report_formats() {
     return formats;
 }
 
+std::string summary_file_name() {
+    return kReportBase + std::string(report_formats().front().suffix);
+}
+
 } // namespace bootbench::core

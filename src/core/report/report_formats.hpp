@@ -19,8 +19,14 @@ struct ReportFormat {
     std::string (*render_hosts)(const HostsReport& report, const std::string& base);
 };
 
+// A results folder's report: PREFIX is <results>/report.
+inline constexpr const char* kReportBase = "report";
+
 // In the order `report` names them; the first (the Markdown summary, which
 // links the others) is written last.
 const std::vector<ReportFormat>& report_formats();
+
+// "report.md": the summary's file name in a results folder.
+std::string summary_file_name();
 
 } // namespace bootbench::core

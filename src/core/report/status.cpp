@@ -3,6 +3,7 @@
 #include "core/state/estimate.hpp"
 #include "core/experiment/metric_catalog.hpp"
 #include "core/report/render_text.hpp"
+#include "core/report/report_formats.hpp"
 #include "core/base/text.hpp"
 
 #include <algorithm>
@@ -173,7 +174,7 @@ nlohmann::json status_json(const StatusInput& in) {
                         {"partial_causes", partial_causes(in.partial)},
                         {"started_at", s.started_at},
                         {"results_dir", in.results_dir},
-                        {"report", in.results_dir + "/report.md"},
+                        {"report", in.results_dir + "/" + summary_file_name()},
                         {"stop_reason", s.stop_reason},
                         {"stopped_because", s.stopped_because}};
     if (const RunSlot* r = s.current_run(); r && s.phase == Phase::running)

@@ -6,6 +6,7 @@
 #include "core/base/error.hpp"
 #include "core/base/json_bounds.hpp"
 #include "core/report/published.hpp"
+#include "core/report/report_formats.hpp"
 #include "core/report/report_hosts.hpp"
 #include "core/report/report_inputs.hpp"
 #include "core/base/text.hpp"
@@ -269,7 +270,7 @@ fs::path default_out_prefix(const std::vector<fs::path>& inputs) {
     std::error_code ec;
     bool own_folder = inputs.size() == 1 && (fs::exists(inputs[0] / kResultsMarker, ec) ||
                                              fs::is_directory(inputs[0] / "runs", ec));
-    return own_folder ? inputs[0] / "report" : fs::path("report");
+    return own_folder ? inputs[0] / core::kReportBase : fs::path(core::kReportBase);
 }
 
 } // namespace bootbench::sys

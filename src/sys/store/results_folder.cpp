@@ -23,7 +23,7 @@ namespace {
 std::set<std::string> own_names() {
     std::set<std::string> names = {kResultsMarker, "runs", "bootbench.log", "experiment.toml", "adaptive.json"};
     for (const auto& f : core::report_formats())
-        names.insert(std::string("report") + f.suffix);
+        names.insert(core::kReportBase + std::string(f.suffix));
     return names;
 }
 
