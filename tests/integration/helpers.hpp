@@ -1,7 +1,8 @@
 #pragma once
-// Helpers shared by the sys/ tests: a temporary folder, waits on processes
-// and a fake clock.
+// Helpers shared by the sys/ tests: a temporary folder, waits on processes,
+// a program run to its end, and a fake clock.
 #include "sys/clock.hpp"
+#include "sys/process/subprocess.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -10,8 +11,11 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <stdexcept>
 #include <sys/types.h>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace testing {
 
@@ -88,6 +92,24 @@ inline bool wait_until(const std::function<bool()>& done, double bound_s = 20) {
 // Killed members may take a moment to be reaped by init.
 inline bool group_gone(pid_t pgid) {
     return wait_until([pgid] { return live_members(pgid) == 0; });
+}
+
+// Runs `argv` to its end with the one process starter (sys ProcessGroup::spawn:
+// stdin /dev/null, stdout and stderr into the files, LC_ALL=C); how it ended.
+inline bootbench::sys::Ending run_program(const std::vector<std::string>& argv, const fs::path& out,
+                                          const fs::path& err, std::vector<std::pair<std::string, std::string>> env = {}) {
+    auto child = bootbench::sys::ProcessGroup::spawn({argv, out, err, 0, 2, bootbench::sys::Attach::detached, std::move(env)});
+    child.wait_exit(-1);
+    return bootbench::sys::decode_wait_status(child.wait_status());
+}
+
+// As run_program; throws, naming the program, how it ended and its stderr,
+// unless it exits 0.
+inline void run_ok(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err,
+                   std::vector<std::pair<std::string, std::string>> env = {}) {
+    auto ending = run_program(argv, out, err, std::move(env));
+    if (!ending.succeeded())
+        throw std::runtime_error(argv.front() + " " + bootbench::sys::describe(ending) + "; its stderr: " + read(err));
 }
 
 // Time that passes only when the code under test sleeps.

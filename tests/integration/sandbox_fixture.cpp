@@ -1,11 +1,11 @@
 #include "sandbox_fixture.hpp"
+#include "helpers.hpp"
 
 #include "sys/ostree/unit_install.hpp"
 #include "sys/store/files.hpp"
 
 #include <cstdlib>
 #include <optional>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
@@ -28,13 +28,11 @@ std::string fast_experiment(int runs, const std::string& extra, const std::strin
 CliResult run_cli(const std::vector<std::string>& args) {
     fs::path out = fs::temp_directory_path() / ("bootbench-cli-out-" + std::to_string(::getpid()));
     fs::path err = out.string() + ".err";
-    std::string cmd = std::string("'") + BOOTBENCH_BIN + "'";
-    for (const auto& a : args)
-        cmd += " '" + a + "'";
-    cmd += " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
-    int raw = std::system(cmd.c_str());
+    std::vector<std::string> argv = {BOOTBENCH_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    sys::Ending ending = testing::run_program(argv, out, err);
     CliResult r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.status = ending.end == sys::ProcessEnd::exited ? ending.exit_status : -1;
     r.out = sys::read_text_file(out);
     r.err = sys::read_text_file(err);
     fs::remove(out);

@@ -4,6 +4,7 @@
 #include "../unit/catch.hpp"
 #include "../unit/error_of.hpp"
 #include "sandbox_fixture.hpp"
+#include "helpers.hpp"
 #include "sys/store/files.hpp"
 #include "sys/store/results_folder.hpp"
 
@@ -181,7 +182,7 @@ CliResult simulate_interrupted(const fs::path& dir, const fs::path& exp, const f
                          "kill -INT $pid; wait $pid; echo $? >'" + rc.string() + "'\n";
     fs::create_directories(dir / "tmp");
     sys::write_file_atomic(dir / "interrupt.sh", script);
-    std::system(("bash '" + (dir / "interrupt.sh").string() + "'").c_str());
+    testing::run_ok({"bash", (dir / "interrupt.sh").string()}, dir / "script.out", dir / "script.err");
     return {std::stoi(sys::read_text_file(rc)), sys::read_text_file(out), sys::read_text_file(err)};
 }
 

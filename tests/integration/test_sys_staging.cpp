@@ -5,6 +5,7 @@
 #include "../unit/catch.hpp"
 #include "core/result/run_result.hpp"
 #include "sandbox_fixture.hpp"
+#include "helpers.hpp"
 #include "sys/store/files.hpp"
 
 #include <cstdlib>
@@ -193,9 +194,8 @@ TEST_CASE("an update finalized during the experiment cannot delete the user's de
     CHECK(find(sb, sb.layout.host_default)->pinned); // for the whole experiment
     sb.boot(); // the first run; the second one's target is the default now
     // An update service stages an image and the shutdown finalizes it.
-    std::string update = "BOOTBENCH_SANDBOX='" + sb.layout.sysroot.string() + "' STANDIN_CALLS='" +
-                         (sb.dir / "update-calls").string() + "' '" + STANDIN_BOOTC + "' switch ghcr.io/x/update:1";
-    REQUIRE(std::system(update.c_str()) == 0);
+    testing::run_ok({STANDIN_BOOTC, "switch", "ghcr.io/x/update:1"}, sb.dir / "update.out", sb.dir / "update.err",
+                    {{"BOOTBENCH_SANDBOX", sb.layout.sysroot.string()}, {"STANDIN_CALLS", (sb.dir / "update-calls").string()}});
     sb.boot_until_done();
     CHECK(sb.state().phase == core::Phase::finished);
     CHECK(sb.result_files().size() == 2);

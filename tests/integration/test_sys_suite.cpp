@@ -165,7 +165,8 @@ TEST_CASE("run_suite without cgroups: the reason says what may survive", "[.no-c
           "timed out after 1 s (raise its timeout_s if it needs longer); its process group was "
           "killed; processes that left its process group may survive (no cgroup available: no "
           "cgroup2 file system is mounted)");
-    std::system("pkill -KILL -f '^sleep 30.75$'"); // the survivor the reason warns of
+    // the survivor the reason warns of
+    testing::run_ok({"pkill", "-KILL", "-f", "^sleep 30.75$"}, dir.path() / "pkill.out", dir.path() / "pkill.err");
 }
 
 TEST_CASE("run_suite: command metrics by regex; a failing bench makes the run partial") {
