@@ -156,3 +156,15 @@ TEST_CASE("an image target on a layered deployment is refused unless allowed", "
     CHECK(layered_problem(t, d).empty());
     CHECK(layered_problem(target(SelectorKind::refspec, "fedora:x"), d).empty()); // a refspec names no image
 }
+
+TEST_CASE("glob_match is fnmatch without flags: ranges, an unclosed bracket (preset patterns)", "[resolve]") {
+    CHECK(glob_match("*", "sshd.service"));
+    CHECK(glob_match("systemd-*.service", "systemd-resolved.service"));
+    CHECK_FALSE(glob_match("systemd-*.service", "systemd-resolved.socket"));
+    CHECK(glob_match("getty@.service", "getty@.service"));
+    CHECK(glob_match("?sh*.s[d-f]rvice", "ssh-agent.service")); // a range
+    CHECK_FALSE(glob_match("s[!s]hd.service", "sshd.service"));
+    CHECK(glob_match("a[b", "a[b")); // an unclosed '[' is itself
+    CHECK(glob_match("*a*b*c", "xxaxxbxxbxc"));
+    CHECK_FALSE(glob_match("*a*b*c", "xxaxxbxxbx"));
+}

@@ -70,6 +70,40 @@ Resolution resolve_image(const Target& t, const std::vector<DeploymentInfo>& ds,
     }, "image " + want + " at " + staging_digest(*recorded));
 }
 
+// One character of `name` against the bracket expression at `p` (just past
+// '['); the position after its ']', or npos when `p` has no closing ']'
+// (then '[' is an ordinary character, as fnmatch has it).
+size_t bracket(const std::string& pat, size_t p, char c, bool& matched) {
+    bool negate = p < pat.size() && (pat[p] == '!' || pat[p] == '^');
+    size_t i = p + negate;
+    matched = false;
+    for (bool first = true; i < pat.size() && (first || pat[i] != ']'); first = false, ++i) {
+        if (i + 2 < pat.size() && pat[i + 1] == '-' && pat[i + 2] != ']') {
+            matched |= pat[i] <= c && c <= pat[i + 2];
+            i += 2;
+        } else
+            matched |= pat[i] == c;
+    }
+    if (i >= pat.size())
+        return std::string::npos;
+    matched ^= negate;
+    return i + 1;
+}
+
+// Whether pattern element at `p` matches `c`; `next` is set past the element.
+bool one_char(const std::string& pat, size_t p, char c, size_t& next) {
+    if (pat[p] == '[') {
+        bool matched = false;
+        size_t after = bracket(pat, p + 1, c, matched);
+        if (after != std::string::npos) {
+            next = after;
+            return matched;
+        }
+    }
+    next = p + 1;
+    return pat[p] == '?' || pat[p] == c;
+}
+
 } // namespace
 
 std::string normalize_image(const std::string& reference) {
@@ -143,30 +177,21 @@ std::string layered_problem(const Target& t, const DeploymentInfo& d) {
            t.name + "' to measure the deployment as it is (the report names the packages)";
 }
 
-bool glob_match(const std::string& pattern, const std::string& text) {
-    size_t p = 0, t = 0, star = std::string::npos, resume = 0;
-    while (t < text.size()) {
-        if (p < pattern.size() && pattern[p] == '[') {
-            size_t close = pattern.find(']', p + 1);
-            if (close != std::string::npos) {
-                std::string set = pattern.substr(p + 1, close - p - 1);
-                bool negate = !set.empty() && (set[0] == '!' || set[0] == '^');
-                bool hit = (negate ? set.substr(1) : set).find(text[t]) != std::string::npos;
-                if (hit != negate) {
-                    p = close + 1, ++t;
-                    continue;
-                }
-            }
-        } else if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-            ++p, ++t;
-            continue;
-        } else if (p < pattern.size() && pattern[p] == '*') {
-            star = p++, resume = t;
-            continue;
-        }
-        if (star == std::string::npos)
+bool glob_match(const std::string& pattern, const std::string& name) {
+    size_t p = 0, n = 0, star = std::string::npos, resume = 0;
+    while (n < name.size()) {
+        size_t next = 0;
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = ++p;
+            resume = n;
+        } else if (p < pattern.size() && one_char(pattern, p, name[n], next)) {
+            p = next;
+            ++n;
+        } else if (star != std::string::npos) {
+            p = star;
+            n = ++resume;
+        } else
             return false;
-        p = star + 1, t = ++resume;
     }
     while (p < pattern.size() && pattern[p] == '*')
         ++p;

@@ -43,7 +43,9 @@ std::string stateroot_problem(const std::vector<Resolution>& rs, const Deploymen
 // with allow_layered = true).
 std::string layered_problem(const Target& t, const DeploymentInfo& d);
 
-// fnmatch-style glob (* ? [...]) for expect_kernel, without the C library.
+// fnmatch(3) without flags, without the C library: '*', '?' and '[...]' ('!' or
+// '^' negates, a-z ranges; an unclosed '[' is itself): expect_kernel, and
+// the preset files' unit patterns (core/deployment/systemd_conf).
 bool glob_match(const std::string& pattern, const std::string& text);
 
 } // namespace bootbench::core
