@@ -7,6 +7,7 @@
 #include "sys/ostree/tree_reader.hpp"
 
 #include <cstdlib>
+#include <set>
 
 using namespace bootbench;
 using testing::TempDir;
@@ -93,6 +94,18 @@ class PathAs {
 };
 
 int sh(const std::string& command) { return std::system(command.c_str()); }
+
+// Each file in `dir` with its size and modification time.
+std::string listing(const fs::path& dir) {
+    std::set<std::string> lines;
+    for (const auto& e : fs::directory_iterator(dir))
+        lines.insert(e.path().filename().string() + " " + std::to_string(e.file_size()) + " " +
+                     std::to_string(e.last_write_time().time_since_epoch().count()));
+    std::string out;
+    for (const std::string& line : lines)
+        out += line + "\n";
+    return out;
+}
 
 } // namespace
 
@@ -202,6 +215,11 @@ TEST_CASE("tree reader: an rpm database read with the rpm program", "[.][rpm]") 
     REQUIRE(install(good_db, (rpms / "busy-loop-1.0-1.noarch.rpm").string()) == 0);
     REQUIRE(install(bad_db, (rpms / "busy-loop-1.0-2.noarch.rpm").string() + " " +
                                 (rpms / "extra-1.0-1.noarch.rpm").string()) == 0);
+    // As a commit holds it: the database alone, no sqlite -shm or -wal beside it.
+    for (const fs::path& db : {good_db, bad_db})
+        for (const char* extra : {"rpmdb.sqlite-shm", "rpmdb.sqlite-wal", ".rpm.lock"})
+            fs::remove(db / extra);
+    const std::string before = listing(bad_db);
     core::TreeFacts good = sys::read_tree_facts(d / "good");
     core::TreeFacts bad = sys::read_tree_facts(d / "bad");
     CHECK(good.packages.unknown == "");
@@ -209,11 +227,13 @@ TEST_CASE("tree reader: an rpm database read with the rpm program", "[.][rpm]") 
     CHECK(bad.packages.versions == core::FactMap{{"busy-loop", "3:1.0-2"}, {"extra", "3:1.0-1"}});
     CHECK(core::package_summary(core::diff_trees(good, bad), 5) ==
           "1 added, 0 removed, 1 changed (1 -> 2 packages); changed: busy-loop 3:1.0-1 -> 3:1.0-2; added: extra 3:1.0-1");
+    // Read from a copy: nothing in the tree is written (a real /sysroot is read-only).
+    CHECK(listing(bad_db) == before);
 
     // A database rpm cannot open: rpm's own words in the record.
     write(d / "broken/usr/lib/sysimage/rpm/rpmdb.sqlite", "not a database\n");
     core::TreeFacts broken = sys::read_tree_facts(d / "broken");
     INFO(broken.packages.unknown);
-    CHECK(broken.packages.unknown.rfind("rpm -qa --dbpath " + (d / "broken/usr/lib/sysimage/rpm").string() +
-                                            " exited with status 1: ", 0) == 0);
+    CHECK(broken.packages.unknown.rfind("rpm -qa on a copy of " + (d / "broken/usr/lib/sysimage/rpm").string() +
+                                            " exited with status 1: error: ", 0) == 0);
 }

@@ -8,6 +8,9 @@
 #include "sys/store/files.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace bootbench::sys {
@@ -117,23 +120,60 @@ std::string first_line(const std::string& text) {
     return line.empty() ? "no message" : line;
 }
 
-core::PackageFacts rpm_packages(const fs::path& db) {
-    core::PackageFacts p{"rpm", "", {}};
-    if (!find_program("rpm")) {
-        p.unknown = "rpm not found: install rpm to read the tree's rpm database " + db.string();
-        return p;
+// A copy of a tree's rpm database in a temporary folder, removed with it.
+// rpm writes beside the database it reads (sqlite's -shm and -wal files), so
+// it fails on a read-only /sysroot and would write into a deployment's /usr
+// elsewhere; rpm-ostree queries a commit's rpmdb from such a copy too
+// (rpmostree_checkout_only_rpmdb_tempdir).
+class DbCopy {
+  public:
+    explicit DbCopy(const fs::path& db) {
+        std::string tmpl = (fs::temp_directory_path() / "bootbench-rpmdb-XXXXXX").string();
+        if (!::mkdtemp(tmpl.data()))
+            throw Error("cannot create a temporary folder for a copy of " + db.string() + ": " + std::strerror(errno));
+        path_ = tmpl;
+        for (const std::string& name : names_in(db))
+            copy_file(db / name, path_ / name);
     }
+    ~DbCopy() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    DbCopy(const DbCopy&) = delete;
+    DbCopy& operator=(const DbCopy&) = delete;
+    const fs::path& path() const { return path_; }
+
+  private:
+    static void copy_file(const fs::path& from, const fs::path& to) {
+        std::error_code ec;
+        if (!fs::is_regular_file(from, ec))
+            return;
+        if (!fs::copy_file(from, to, ec))
+            throw Error("cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
+    }
+    fs::path path_;
+};
+
+core::PackageFacts rpm_query(const fs::path& db, const std::string& where) {
+    core::PackageFacts p{"rpm", "", {}};
     Captured c = capture_process({"rpm", "--dbpath", db.string(), "-qa", "--qf", core::kRpmQueryFormat}, kRpmTimeoutS);
     if (c.status != 0) {
-        p.unknown = "rpm -qa --dbpath " + db.string() + " " + describe(c.ending) + ": " + first_line(c.err);
+        p.unknown = where + " " + describe(c.ending) + ": " + first_line(c.err);
         return p;
     }
-    try {
-        p.versions = core::parse_rpm_query(c.out, "rpm -qa --dbpath " + db.string());
-    } catch (const Error& e) {
-        p.unknown = e.what();
-    }
+    p.versions = core::parse_rpm_query(c.out, where);
     return p;
+}
+
+core::PackageFacts rpm_packages(const fs::path& db) {
+    if (!find_program("rpm"))
+        return {"rpm", "rpm not found: install rpm to read the tree's rpm database " + db.string(), {}};
+    try {
+        DbCopy copy(db);
+        return rpm_query(copy.path(), "rpm -qa on a copy of " + db.string());
+    } catch (const Error& e) {
+        return {"rpm", e.what(), {}};
+    }
 }
 
 core::PackageFacts dpkg_packages(const fs::path& status) {
