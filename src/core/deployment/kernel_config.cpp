@@ -11,14 +11,20 @@ namespace bootbench::core {
 
 namespace {
 
-constexpr const char* kPrefixes[] = {"CONFIG_HZ", "CONFIG_NO_HZ", "CONFIG_PREEMPT", "CONFIG_SCHED_",
-                                     "CONFIG_CACHY", "CONFIG_MITIGATION_", "CONFIG_SPECULATION_MITIGATIONS"};
+constexpr const char* kPrefixes[] = {"CONFIG_HZ",
+                                     "CONFIG_NO_HZ",
+                                     "CONFIG_PREEMPT",
+                                     "CONFIG_SCHED_",
+                                     "CONFIG_CACHY",
+                                     "CONFIG_MITIGATION_",
+                                     "CONFIG_SPECULATION_MITIGATIONS"};
 
 bool is_option_name(const std::string& name) {
     if (name.rfind("CONFIG_", 0) != 0 || name.size() == 7)
         return false;
     for (char c : name)
-        if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+        if (!(std::isupper(static_cast<unsigned char>(c)) ||
+              std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
             return false;
     return true;
 }

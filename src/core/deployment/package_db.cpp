@@ -35,8 +35,9 @@ std::string trim(const std::string& s) {
 }
 
 [[noreturn]] void damaged(const std::string& file, int line, const std::string& what) {
-    throw Error(file + ":" + std::to_string(line) + ": " + what +
-                "; the dpkg status file is damaged (`dpkg --audit` on that tree, or its status-old)");
+    throw Error(
+        file + ":" + std::to_string(line) + ": " + what +
+        "; the dpkg status file is damaged (`dpkg --audit` on that tree, or its status-old)");
 }
 
 // One stanza of the status file: its fields and the line it starts on.
@@ -68,7 +69,8 @@ void take_stanza(const Stanza& s, const std::string& file, std::vector<Package>&
     if (!on_disk(field("Status")))
         return;
     if (field("Version").empty())
-        damaged(file, s.line, "installed package '" + printable(field("Package")) + "' has no Version field");
+        damaged(file, s.line,
+                "installed package '" + printable(field("Package")) + "' has no Version field");
     rows.push_back({field("Package"), field("Version"), field("Architecture")});
 }
 
@@ -80,7 +82,9 @@ void take_line(const std::string& line, int number, const std::string& file, Sta
     }
     size_t colon = line.find(':');
     if (colon == std::string::npos || colon == 0)
-        damaged(file, number, "a line that is neither 'Field: value' nor a continuation: '" + printable(line) + "'");
+        damaged(file, number,
+                "a line that is neither 'Field: value' nor a continuation: '" + printable(line) +
+                    "'");
     if (s.fields.empty())
         s.line = number;
     s.fields[line.substr(0, colon)] = trim(line.substr(colon + 1));
@@ -115,8 +119,9 @@ FactMap parse_rpm_query(const std::string& out, const std::string& where) {
         for (std::string col; std::getline(fields, col, '\t');)
             cols.push_back(col);
         if (cols.size() != 3 || cols[0].empty() || cols[1].empty())
-            throw Error(where + ":" + std::to_string(number) + ": expected NAME<TAB>VERSION-RELEASE<TAB>ARCH, got '" +
-                        printable(line) + "'; is this rpm's output for --qf '" + kRpmQueryFormat + "'?");
+            throw Error(where + ":" + std::to_string(number) +
+                        ": expected NAME<TAB>VERSION-RELEASE<TAB>ARCH, got '" + printable(line) +
+                        "'; is this rpm's output for --qf '" + kRpmQueryFormat + "'?");
         rows.push_back({cols[0], cols[1], cols[2]});
     }
     return package_versions(rows, '.');

@@ -9,7 +9,8 @@
 namespace bootbench::core {
 
 // NAME<TAB>[EPOCH:]VERSION-RELEASE<TAB>ARCH, one package a line.
-inline constexpr const char* kRpmQueryFormat = "%{NAME}\\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\\t%{ARCH}\\n";
+inline constexpr const char* kRpmQueryFormat =
+    "%{NAME}\\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\\t%{ARCH}\\n";
 
 // The packages dpkg's status file `text` says are on disk (every state but
 // not-installed and config-files), name -> Version. A name installed for

@@ -34,10 +34,12 @@ void take_sysctl(const std::string& line, const std::string& where, FactMap& out
     size_t eq = line.find('=');
     bool negative = line[0] == '-';
     if (eq == std::string::npos && !negative) {
-        warnings.push_back(where + ": not an assignment, ignored as systemd-sysctl does: '" + printable(line) + "'");
+        warnings.push_back(where + ": not an assignment, ignored as systemd-sysctl does: '" +
+                           printable(line) + "'");
         return;
     }
-    std::string key = sysctl_key(strip(line.substr(negative ? 1 : 0, eq == std::string::npos ? eq : eq - negative)));
+    std::string key = sysctl_key(
+        strip(line.substr(negative ? 1 : 0, eq == std::string::npos ? eq : eq - negative)));
     if (eq == std::string::npos)
         out.erase(key);
     else
@@ -56,8 +58,10 @@ std::optional<PresetRule> preset_rule(const std::string& line, const std::string
     std::string verb, pattern;
     words >> verb >> pattern;
     if ((verb != "enable" && verb != "disable" && verb != "ignore") || pattern.empty()) {
-        warnings.push_back(where + ": not 'enable', 'disable' or 'ignore' with a unit, ignored as systemctl does: '" +
-                           printable(line) + "'");
+        warnings.push_back(
+            where +
+            ": not 'enable', 'disable' or 'ignore' with a unit, ignored as systemctl does: '" +
+            printable(line) + "'");
         return std::nullopt;
     }
     PresetRule rule{verb == "enable", pattern, {}};
@@ -97,7 +101,8 @@ std::vector<ConfFile> conf_files_in_order(const std::vector<ConfFile>& found) {
 std::string sysctl_key(const std::string& key) {
     std::string k = key;
     size_t first = k.find_first_of("/.");
-    if (first != std::string::npos && k[first] == '/') // "a/b.c": swap to the dotted way of writing it
+    if (first != std::string::npos &&
+        k[first] == '/') // "a/b.c": swap to the dotted way of writing it
         for (size_t i = first; i < k.size(); ++i)
             k[i] = k[i] == '/' ? '.' : k[i] == '.' ? '/' : k[i];
     std::string out;
@@ -123,7 +128,8 @@ bool is_template_unit(const std::string& unit) {
     return at != std::string::npos && unit.find('.', at) == at + 1;
 }
 
-std::vector<std::string> preset_enabled(const std::vector<ConfText>& presets, const std::vector<std::string>& units,
+std::vector<std::string> preset_enabled(const std::vector<ConfText>& presets,
+                                        const std::vector<std::string>& units,
                                         std::vector<std::string>& warnings) {
     std::vector<PresetRule> rules;
     for (const ConfText& f : presets)
@@ -133,7 +139,8 @@ std::vector<std::string> preset_enabled(const std::vector<ConfText>& presets, co
         });
     std::vector<std::string> out;
     for (const std::string& unit : units) {
-        auto rule = std::find_if(rules.begin(), rules.end(), [&](const PresetRule& r) { return glob_match(r.pattern, unit); });
+        auto rule = std::find_if(rules.begin(), rules.end(),
+                                 [&](const PresetRule& r) { return glob_match(r.pattern, unit); });
         if (rule != rules.end())
             for (const std::string& u : enabled_by(*rule, unit))
                 out.push_back(u);

@@ -48,7 +48,8 @@ bool is_template_unit(const std::string& unit);
 // preset` does; a template is enabled only with the instances its rule
 // lists; patterns are fnmatch globs (core/deployment/resolve's glob_match).
 // Unknown lines are ignored with a warning "FILE:LINE: ...".
-std::vector<std::string> preset_enabled(const std::vector<ConfText>& presets, const std::vector<std::string>& units,
+std::vector<std::string> preset_enabled(const std::vector<ConfText>& presets,
+                                        const std::vector<std::string>& units,
                                         std::vector<std::string>& warnings);
 
 } // namespace bootbench::core

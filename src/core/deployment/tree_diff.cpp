@@ -12,7 +12,9 @@ FactMap kernel_versions(const TreeFacts& f) {
 }
 
 // The newest kernel (the kernels are sorted by version), null when none.
-const KernelFacts* newest(const TreeFacts& f) { return f.kernels.empty() ? nullptr : &f.kernels.back(); }
+const KernelFacts* newest(const TreeFacts& f) {
+    return f.kernels.empty() ? nullptr : &f.kernels.back();
+}
 
 void note_problem(const char* side, const KernelFacts* k, std::vector<std::string>& problems) {
     if (k && !k->problem.empty())
@@ -35,7 +37,8 @@ void diff_packages(const PackageFacts& before, const PackageFacts& after, TreeDi
     if (!before.unknown.empty())
         d.packages_unknown = "before: " + before.unknown;
     if (!after.unknown.empty())
-        d.packages_unknown += (d.packages_unknown.empty() ? "" : "; ") + std::string("after: ") + after.unknown;
+        d.packages_unknown +=
+            (d.packages_unknown.empty() ? "" : "; ") + std::string("after: ") + after.unknown;
     if (!d.packages_unknown.empty())
         return;
     d.packages = diff_facts(before.versions, after.versions);
@@ -49,7 +52,9 @@ std::string named_list(const char* label, const std::vector<FactChange>& changes
     std::string out = std::string("; ") + label + ": ";
     for (size_t i = 0; i < changes.size() && i < named; ++i) {
         const FactChange& c = changes[i];
-        std::string what = c.before.empty() ? c.after : c.after.empty() ? c.before : c.before + " -> " + c.after;
+        std::string what = c.before.empty()  ? c.after
+                           : c.after.empty() ? c.before
+                                             : c.before + " -> " + c.after;
         out += (i ? ", " : "") + c.name + " " + what;
     }
     if (changes.size() > named)
@@ -65,14 +70,16 @@ nlohmann::json changes_json(const std::vector<FactChange>& changes) {
 }
 
 nlohmann::json category_json(const CategoryDiff& c) {
-    return {{"added", changes_json(c.added)}, {"removed", changes_json(c.removed)}, {"changed", changes_json(c.changed)}};
+    return {{"added", changes_json(c.added)},
+            {"removed", changes_json(c.removed)},
+            {"changed", changes_json(c.changed)}};
 }
 
 } // namespace
 
 bool TreeDiff::empty() const {
-    return kernels.empty() && kernel_config.empty() && kernel_problems.empty() && packages.empty() &&
-           packages_unknown.empty() && units.empty() && sysctl.empty();
+    return kernels.empty() && kernel_config.empty() && kernel_problems.empty() &&
+           packages.empty() && packages_unknown.empty() && units.empty() && sysctl.empty();
 }
 
 CategoryDiff diff_facts(const FactMap& before, const FactMap& after) {
@@ -103,23 +110,20 @@ std::string package_summary(const TreeDiff& d, size_t named) {
     if (!d.packages_unknown.empty())
         return "packages unknown: " + d.packages_unknown;
     const CategoryDiff& p = d.packages;
-    return std::to_string(p.added.size()) + " added, " + std::to_string(p.removed.size()) + " removed, " +
-           std::to_string(p.changed.size()) + " changed (" + std::to_string(d.packages_before) + " -> " +
-           std::to_string(d.packages_after) + " packages)" + named_list("changed", p.changed, named) +
+    return std::to_string(p.added.size()) + " added, " + std::to_string(p.removed.size()) +
+           " removed, " + std::to_string(p.changed.size()) + " changed (" +
+           std::to_string(d.packages_before) + " -> " + std::to_string(d.packages_after) +
+           " packages)" + named_list("changed", p.changed, named) +
            named_list("added", p.added, named) + named_list("removed", p.removed, named);
 }
 
 nlohmann::json to_json(const TreeDiff& d) {
-    return {{"kernels", category_json(d.kernels)},
-            {"kernel_config", category_json(d.kernel_config)},
-            {"config_compared", d.config_compared},
-            {"kernel_problems", d.kernel_problems},
-            {"packages", category_json(d.packages)},
-            {"packages_unknown", d.packages_unknown},
-            {"packages_before", d.packages_before},
-            {"packages_after", d.packages_after},
-            {"units", category_json(d.units)},
-            {"sysctl", category_json(d.sysctl)}};
+    return {
+        {"kernels", category_json(d.kernels)},   {"kernel_config", category_json(d.kernel_config)},
+        {"config_compared", d.config_compared},  {"kernel_problems", d.kernel_problems},
+        {"packages", category_json(d.packages)}, {"packages_unknown", d.packages_unknown},
+        {"packages_before", d.packages_before},  {"packages_after", d.packages_after},
+        {"units", category_json(d.units)},       {"sysctl", category_json(d.sysctl)}};
 }
 
 } // namespace bootbench::core

@@ -23,9 +23,9 @@ struct CategoryDiff {
 };
 
 struct TreeDiff {
-    CategoryDiff kernels;       // versions
-    CategoryDiff kernel_config; // of the newest kernel on each side
-    std::string config_compared; // "6.1.0-1 -> 6.2.0-1", "" when a side has no kernel
+    CategoryDiff kernels;                     // versions
+    CategoryDiff kernel_config;               // of the newest kernel on each side
+    std::string config_compared;              // "6.1.0-1 -> 6.2.0-1", "" when a side has no kernel
     std::vector<std::string> kernel_problems; // "before: FILE:LINE: ..." for a config not read
     CategoryDiff packages;
     std::string packages_unknown; // "before: rpm not found" when a side's packages are unknown

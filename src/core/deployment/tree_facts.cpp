@@ -38,7 +38,8 @@ FactMap map_from(const JsonReader& r, const char* key) {
     FactMap out;
     for (const auto& [name, value] : r.object(key).items()) {
         if (!value.is_string())
-            r.fail(std::string("field '") + key + "' must map names to strings ('" + name + "' does not)");
+            r.fail(std::string("field '") + key + "' must map names to strings ('" + name +
+                   "' does not)");
         out[name] = value.get<std::string>();
     }
     return out;
@@ -68,7 +69,8 @@ void add_fact(FactMap& map, const std::string& key, const std::string& value) {
 bool version_less(const std::string& a, const std::string& b) {
     size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
-        bool digits = std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]));
+        bool digits = std::isdigit(static_cast<unsigned char>(a[i])) &&
+                      std::isdigit(static_cast<unsigned char>(b[j]));
         if (!digits) {
             if (a[i] != b[j])
                 return a[i] < b[j];
@@ -91,10 +93,14 @@ nlohmann::json to_json(const TreeFacts& f) {
     nlohmann::json kernels = nlohmann::json::array();
     for (const KernelFacts& k : f.kernels)
         kernels.push_back(kernel_json(k));
-    nlohmann::json packages = {{"source", f.packages.source}, {"unknown", f.packages.unknown},
+    nlohmann::json packages = {{"source", f.packages.source},
+                               {"unknown", f.packages.unknown},
                                {"versions", map_json(f.packages.versions)}};
-    return {{"kernels", kernels}, {"packages", packages}, {"units", map_json(f.units)},
-            {"sysctl", map_json(f.sysctl)}, {"warnings", f.warnings}};
+    return {{"kernels", kernels},
+            {"packages", packages},
+            {"units", map_json(f.units)},
+            {"sysctl", map_json(f.sysctl)},
+            {"warnings", f.warnings}};
 }
 
 TreeFacts tree_facts_from_json(const nlohmann::json& j, const std::string& where) {

@@ -20,15 +20,16 @@ using FactMap = std::map<std::string, std::string>;
 void add_fact(FactMap& map, const std::string& key, const std::string& value);
 
 struct KernelFacts {
-    std::string version;  // the folder name under usr/lib/modules
-    FactMap config;       // the options that matter (kernel_config): "y", "m", "1000", "n" (is not set)
-    std::string problem;  // why config is empty or partial: no file, unreadable, truncated ("" when read)
+    std::string version; // the folder name under usr/lib/modules
+    FactMap config; // the options that matter (kernel_config): "y", "m", "1000", "n" (is not set)
+    std::string
+        problem; // why config is empty or partial: no file, unreadable, truncated ("" when read)
 };
 
 struct PackageFacts {
-    std::string source;   // "rpm", "dpkg", "" (none found)
-    std::string unknown;  // why the packages are unknown ("rpm not found"); "" when read
-    FactMap versions;     // name -> [epoch:]version-release
+    std::string source;  // "rpm", "dpkg", "" (none found)
+    std::string unknown; // why the packages are unknown ("rpm not found"); "" when read
+    FactMap versions;    // name -> [epoch:]version-release
 };
 
 struct TreeFacts {

@@ -67,8 +67,9 @@ core::KernelFacts kernel_facts(const fs::path& tree, const std::string& version)
     if (!fs::exists(config, ec))
         config = in_tree(tree, "boot/config-" + version); // Debian's kernel packages put it there
     if (!fs::exists(config, ec)) {
-        k.problem = (tree / "usr/lib/modules" / version / "config").string() + ": no such file (nor boot/config-" +
-                    version + "): the kernel config options are unknown";
+        k.problem = (tree / "usr/lib/modules" / version / "config").string() +
+                    ": no such file (nor boot/config-" + version +
+                    "): the kernel config options are unknown";
         return k;
     }
     try {
@@ -128,9 +129,15 @@ std::string first_line(const std::string& text) {
 class DbCopy {
   public:
     explicit DbCopy(const fs::path& db) {
-        std::string tmpl = (fs::temp_directory_path() / "bootbench-rpmdb-XXXXXX").string();
+        std::error_code ec;
+        fs::path tmp = fs::temp_directory_path(ec);
+        if (ec) // TMPDIR names no folder
+            throw Error("no temporary folder for a copy of " + db.string() + ": TMPDIR " +
+                        std::getenv("TMPDIR") + ": " + ec.message());
+        std::string tmpl = (tmp / "bootbench-rpmdb-XXXXXX").string();
         if (!::mkdtemp(tmpl.data()))
-            throw Error("cannot create a temporary folder for a copy of " + db.string() + ": " + std::strerror(errno));
+            throw Error("cannot create a temporary folder " + tmpl + " for a copy of " + db.string() +
+                        ": " + std::strerror(errno));
         path_ = tmpl;
         for (const std::string& name : names_in(db))
             copy_file(db / name, path_ / name);
@@ -149,14 +156,16 @@ class DbCopy {
         if (!fs::is_regular_file(from, ec))
             return;
         if (!fs::copy_file(from, to, ec))
-            throw Error("cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
+            throw Error("cannot copy " + from.string() + " to " + to.string() + ": " +
+                        ec.message());
     }
     fs::path path_;
 };
 
 core::PackageFacts rpm_query(const fs::path& db, const std::string& where) {
     core::PackageFacts p{"rpm", "", {}};
-    Captured c = capture_process({"rpm", "--dbpath", db.string(), "-qa", "--qf", core::kRpmQueryFormat}, kRpmTimeoutS);
+    Captured c = capture_process(
+        {"rpm", "--dbpath", db.string(), "-qa", "--qf", core::kRpmQueryFormat}, kRpmTimeoutS);
     if (c.status != 0) {
         p.unknown = where + " " + describe(c.ending) + ": " + first_line(c.err);
         return p;
@@ -167,7 +176,8 @@ core::PackageFacts rpm_query(const fs::path& db, const std::string& where) {
 
 core::PackageFacts rpm_packages(const fs::path& db) {
     if (!find_program("rpm"))
-        return {"rpm", "rpm not found: install rpm to read the tree's rpm database " + db.string(), {}};
+        return {
+            "rpm", "rpm not found: install rpm to read the tree's rpm database " + db.string(), {}};
     try {
         DbCopy copy(db);
         return rpm_query(copy.path(), "rpm -qa on a copy of " + db.string());
@@ -191,9 +201,10 @@ core::PackageFacts packages_of(const fs::path& tree) {
         return rpm_packages(db);
     if (fs::path status = dpkg_status(tree); !status.empty())
         return dpkg_packages(status);
-    return {"", "no package database in " + tree.string() +
-                    " (looked for usr/lib/sysimage/rpm, usr/share/rpm, var/lib/rpm, "
-                    "usr/share/dpkg/database/status, var/lib/dpkg/status)",
+    return {"",
+            "no package database in " + tree.string() +
+                " (looked for usr/lib/sysimage/rpm, usr/share/rpm, var/lib/rpm, "
+                "usr/share/dpkg/database/status, var/lib/dpkg/status)",
             {}};
 }
 
@@ -202,7 +213,8 @@ core::PackageFacts packages_of(const fs::path& tree) {
 // The files ending in `suffix` in `dirs` (relative to the tree, highest
 // precedence first), in systemd's order, with their texts ("" when masked).
 std::vector<core::ConfText> conf_texts(const fs::path& tree, const std::vector<fs::path>& dirs,
-                                       const std::string& suffix, std::vector<std::string>& warnings) {
+                                       const std::string& suffix,
+                                       std::vector<std::string>& warnings) {
     std::vector<core::ConfFile> found;
     for (size_t rank = 0; rank < dirs.size(); ++rank) {
         fs::path dir = in_tree(tree, dirs[rank]);
@@ -217,7 +229,8 @@ std::vector<core::ConfText> conf_texts(const fs::path& tree, const std::vector<f
             continue;
         }
         try {
-            out.push_back({f.path, read_text_file(in_tree(tree, fs::path(f.path).lexically_relative(tree)))});
+            out.push_back(
+                {f.path, read_text_file(in_tree(tree, fs::path(f.path).lexically_relative(tree)))});
         } catch (const Error& e) {
             warnings.push_back(std::string(e.what()) + "; its settings are left out");
         }
@@ -227,13 +240,15 @@ std::vector<core::ConfText> conf_texts(const fs::path& tree, const std::vector<f
 
 core::FactMap sysctl_of(const fs::path& tree, std::vector<std::string>& warnings) {
     fs::path etc = etc_of(tree);
-    auto files = conf_texts(tree, {etc / "sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d"},
-                            ".conf", warnings);
+    auto files = conf_texts(
+        tree, {etc / "sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d"},
+        ".conf", warnings);
     return core::effective_sysctl(files, warnings);
 }
 
 // Links in *.wants / *.requires folders: "etc: multi-user.target.wants".
-void linked_units(const fs::path& tree, const fs::path& dir, const std::string& label, core::FactMap& units) {
+void linked_units(const fs::path& tree, const fs::path& dir, const std::string& label,
+                  core::FactMap& units) {
     fs::path root = in_tree(tree, dir);
     for (const std::string& sub : names_in(root))
         if (ends_with(sub, ".wants") || ends_with(sub, ".requires"))
@@ -248,7 +263,8 @@ std::vector<std::string> unit_files(const fs::path& tree, const std::vector<fs::
         fs::path root = in_tree(tree, dir);
         std::error_code ec;
         for (const std::string& name : names_in(root))
-            if (name.find('.') != std::string::npos && !fs::is_directory(root / name, ec) && !masked(root / name))
+            if (name.find('.') != std::string::npos && !fs::is_directory(root / name, ec) &&
+                !masked(root / name))
                 out.push_back(name);
     }
     std::sort(out.begin(), out.end());
@@ -261,9 +277,10 @@ core::FactMap units_of(const fs::path& tree, std::vector<std::string>& warnings)
     core::FactMap units;
     linked_units(tree, etc / "systemd/system", "etc", units);
     linked_units(tree, "usr/lib/systemd/system", "usr", units);
-    auto presets = conf_texts(
-        tree, {etc / "systemd/system-preset", "usr/local/lib/systemd/system-preset", "usr/lib/systemd/system-preset"},
-        ".preset", warnings);
+    auto presets = conf_texts(tree,
+                              {etc / "systemd/system-preset", "usr/local/lib/systemd/system-preset",
+                               "usr/lib/systemd/system-preset"},
+                              ".preset", warnings);
     auto files = unit_files(tree, {etc / "systemd/system", "usr/lib/systemd/system"});
     for (const std::string& unit : core::preset_enabled(presets, files, warnings))
         core::add_fact(units, unit, "preset");
