@@ -35,22 +35,27 @@ std::string stanza(const std::string& name, const std::string& version) {
            "\nDescription: " + name + "\n a package\n\n";
 }
 
-// The last good build: a commit checked out bare (its /etc is usr/etc), with
-// Debian's dpkg database moved into /usr as ostree builders of Debian do.
-void build_good(const fs::path& t) {
-    write(t / "usr/lib/modules/6.1.0-28-amd64/config", kernel_config("250", "PREEMPT_VOLUNTARY"));
-    write(t / "usr/share/dpkg/database/status", stanza("bash", "5.2.15-2+b8") +
-                                                    stanza("tuned", "2.19.0-1") +
-                                                    stanza("zram-tools", "0.3.3.1-1"));
+// What both builds' /usr hold: a kernel, Debian's dpkg database moved into
+// /usr as ostree builders of Debian do, units, presets and sysctl defaults.
+void build_usr(const fs::path& t, const std::string& kernel, const std::string& hz,
+               const std::string& preempt, const std::string& status) {
+    write(t / "usr/lib/modules" / kernel / "config", kernel_config(hz, preempt));
+    write(t / "usr/share/dpkg/database/status", stanza("bash", "5.2.15-2+b8") + status);
     link(t / "var/lib/dpkg", "../../usr/share/dpkg/database");
-    write(t / "usr/lib/systemd/system/sshd.service", "[Service]\n");
-    write(t / "usr/lib/systemd/system/bluetooth.service", "[Service]\n");
-    link(t / "usr/etc/systemd/system/multi-user.target.wants/sshd.service",
-         "/usr/lib/systemd/system/sshd.service");
+    for (const char* unit : {"sshd.service", "bluetooth.service", "busy-loop.service"})
+        write(t / "usr/lib/systemd/system" / unit, "[Service]\n");
     link(t / "usr/lib/systemd/system/sockets.target.wants/dbus.socket", "../dbus.socket");
     write(t / "usr/lib/systemd/system-preset/90-default.preset",
           "enable sshd.service\ndisable *\n");
     write(t / "usr/lib/sysctl.d/50-default.conf", "kernel.sysrq = 16\nvm.swappiness = 60\n");
+}
+
+// The last good build: a commit checked out bare (its /etc is usr/etc).
+void build_good(const fs::path& t) {
+    build_usr(t, "6.1.0-28-amd64", "250", "PREEMPT_VOLUNTARY",
+              stanza("tuned", "2.19.0-1") + stanza("zram-tools", "0.3.3.1-1"));
+    link(t / "usr/etc/systemd/system/multi-user.target.wants/sshd.service",
+         "/usr/lib/systemd/system/sshd.service");
     write(t / "usr/etc/sysctl.conf", "vm.swappiness = 30\n");
     link(t / "usr/etc/sysctl.d/99-sysctl.conf", "../sysctl.conf");
 }
@@ -59,26 +64,16 @@ void build_good(const fs::path& t) {
 // tick, a package changed, one added, one removed, a busy service enabled,
 // /usr/lib's sysctl defaults masked and others set.
 void build_bad(const fs::path& t) {
-    write(t / "usr/lib/modules/6.1.0-29-amd64/config", kernel_config("1000", "PREEMPT_DYNAMIC"));
-    write(t / "usr/share/dpkg/database/status", stanza("bash", "5.2.15-2+b8") +
-                                                    stanza("tuned", "2.20.0-1") +
-                                                    stanza("busy-loop", "1.0-1"));
-    write(t / "usr/lib/systemd/system/sshd.service", "[Service]\n");
-    write(t / "usr/lib/systemd/system/bluetooth.service", "[Service]\n");
-    write(t / "usr/lib/systemd/system/busy-loop.service", "[Service]\n");
-    link(t / "etc/systemd/system/multi-user.target.wants/sshd.service",
-         "/usr/lib/systemd/system/sshd.service");
-    link(t / "etc/systemd/system/multi-user.target.wants/busy-loop.service",
-         "/usr/lib/systemd/system/busy-loop.service");
-    link(t / "usr/lib/systemd/system/sockets.target.wants/dbus.socket", "../dbus.socket");
-    write(t / "usr/lib/systemd/system-preset/90-default.preset",
-          "enable sshd.service\ndisable *\n");
-    write(t / "usr/lib/sysctl.d/50-default.conf", "kernel.sysrq = 16\nvm.swappiness = 60\n");
+    build_usr(t, "6.1.0-29-amd64", "1000", "PREEMPT_DYNAMIC",
+              stanza("tuned", "2.20.0-1") + stanza("busy-loop", "1.0-1"));
+    for (const char* unit : {"sshd.service", "busy-loop.service"})
+        link(t / "etc/systemd/system/multi-user.target.wants" / unit,
+             fs::path("/usr/lib/systemd/system") / unit);
     link(t / "etc/sysctl.d/50-default.conf", "/dev/null");
     write(t / "etc/sysctl.d/60-sched.conf", "kernel.sched_autogroup_enabled = 0\n");
     write(t / "etc/sysctl.conf", "vm.swappiness = 10\n");
-    link(t / "etc/sysctl.d/99-sysctl.conf",
-         "/etc/sysctl.conf"); // absolute: inside the tree, not this host's
+    // Absolute: the tree's own /etc/sysctl.conf, not this host's.
+    link(t / "etc/sysctl.d/99-sysctl.conf", "/etc/sysctl.conf");
     // What bootbench must not read: the stale copy a deployed tree keeps in usr/etc.
     write(t / "usr/etc/sysctl.d/70-stale.conf", "vm.dirty_ratio = 5\n");
 }
@@ -266,8 +261,9 @@ TEST_CASE("tree reader: an rpm database read with the rpm program", "[.][rpm]") 
         ::setenv("TMPDIR", (d / "not-a-folder").c_str(), 1);
         core::TreeFacts no_tmp = sys::read_tree_facts(d / "bad");
         old_tmp ? ::setenv("TMPDIR", kept.c_str(), 1) : ::unsetenv("TMPDIR");
-        CHECK(no_tmp.packages.unknown == "no temporary folder for a copy of " + bad_db.string() + ": TMPDIR " +
-                                             (d / "not-a-folder").string() + ": Not a directory");
+        CHECK(no_tmp.packages.unknown == "no temporary folder for a copy of " + bad_db.string() +
+                                             ": TMPDIR " + (d / "not-a-folder").string() +
+                                             ": Not a directory");
         CHECK(listing(bad_db) == before);
     }
 
