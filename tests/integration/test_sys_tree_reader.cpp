@@ -161,6 +161,7 @@ TEST_CASE("tree reader: what it cannot read is said in the record", "[tree-facts
     const fs::path t = dir.path();
     write(t / "usr/lib/modules/6.1.0-28-amd64/config", "CONFIG_HZ=250\nCONFIG_PREEMPT_VOL");
     fs::create_directories(t / "usr/lib/modules/6.2.0-1-amd64");
+    write(t / "usr/lib/modules/README", "not a kernel\n");
     fs::create_directories(t / "var/lib/dpkg/status"); // a folder where the status file should be
     link(t / "etc/sysctl.d/10-gone.conf", "../../usr/lib/gone.conf");
     write(t / "etc/sysctl.d/20-ok.conf", "vm.swappiness=5\nvm.dirty_ratio\n");

@@ -82,6 +82,13 @@ core::KernelFacts kernel_facts(const fs::path& tree, const std::string& version)
 
 std::vector<core::KernelFacts> kernels_of(const fs::path& tree) {
     std::vector<std::string> versions = names_in(in_tree(tree, "usr/lib/modules"));
+    versions.erase(std::remove_if(versions.begin(), versions.end(),
+                                  [&](const std::string& v) {
+                                      std::error_code ec;
+                                      return !fs::is_directory(
+                                          in_tree(tree, "usr/lib/modules/" + v), ec);
+                                  }),
+                   versions.end());
     std::sort(versions.begin(), versions.end(), core::version_less);
     std::vector<core::KernelFacts> out;
     for (const std::string& v : versions)
@@ -136,8 +143,8 @@ class DbCopy {
                         std::getenv("TMPDIR") + ": " + ec.message());
         std::string tmpl = (tmp / "bootbench-rpmdb-XXXXXX").string();
         if (!::mkdtemp(tmpl.data()))
-            throw Error("cannot create a temporary folder " + tmpl + " for a copy of " + db.string() +
-                        ": " + std::strerror(errno));
+            throw Error("cannot create a temporary folder " + tmpl + " for a copy of " +
+                        db.string() + ": " + std::strerror(errno));
         path_ = tmpl;
         for (const std::string& name : names_in(db))
             copy_file(db / name, path_ / name);
