@@ -16,15 +16,16 @@ struct Package {
     std::string name, version, arch;
 };
 
-// One name per package; names installed for more than one architecture
-// carry it after `separator`, as the native tools show them.
-FactMap package_versions(const std::vector<Package>& rows, char separator) {
+// rpm -qa's names; a name installed for several architectures (glibc.i686
+// beside glibc.x86_64) keeps one key, each version with its arch as in a
+// NEVRA, so that adding the second arch is a change, not a new name.
+FactMap rpm_versions(const std::vector<Package>& rows) {
     std::map<std::string, std::set<std::string>> arches;
     for (const Package& p : rows)
         arches[p.name].insert(p.arch);
     FactMap out;
     for (const Package& p : rows)
-        add_fact(out, arches[p.name].size() > 1 ? p.name + separator + p.arch : p.name, p.version);
+        add_fact(out, p.name, arches[p.name].size() > 1 ? p.version + "." + p.arch : p.version);
     return out;
 }
 
@@ -71,7 +72,10 @@ void take_stanza(const Stanza& s, const std::string& file, std::vector<Package>&
     if (field("Version").empty())
         damaged(file, s.line,
                 "installed package '" + printable(field("Package")) + "' has no Version field");
-    rows.push_back({field("Package"), field("Version"), field("Architecture")});
+    // dpkg-query's ${binary:Package}: "Multi-Arch: same" packages carry their arch.
+    bool same = field("Multi-Arch") == "same";
+    rows.push_back(
+        {field("Package") + (same ? ":" + field("Architecture") : ""), field("Version"), ""});
 }
 
 void take_line(const std::string& line, int number, const std::string& file, Stanza& s) {
@@ -106,7 +110,10 @@ FactMap parse_dpkg_status(const std::string& text, const std::string& file) {
         take_line(line, number, file, stanza);
     }
     take_stanza(stanza, file, rows);
-    return package_versions(rows, ':');
+    FactMap out;
+    for (const Package& p : rows)
+        add_fact(out, p.name, p.version);
+    return out;
 }
 
 FactMap parse_rpm_query(const std::string& out, const std::string& where) {
@@ -124,7 +131,7 @@ FactMap parse_rpm_query(const std::string& out, const std::string& where) {
                         "'; is this rpm's output for --qf '" + kRpmQueryFormat + "'?");
         rows.push_back({cols[0], cols[1], cols[2]});
     }
-    return package_versions(rows, '.');
+    return rpm_versions(rows);
 }
 
 } // namespace bootbench::core

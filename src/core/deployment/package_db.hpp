@@ -13,13 +13,13 @@ inline constexpr const char* kRpmQueryFormat =
     "%{NAME}\\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\\t%{ARCH}\\n";
 
 // The packages dpkg's status file `text` says are on disk (every state but
-// not-installed and config-files), name -> Version. A name installed for
-// several architectures is "name:arch", as dpkg-query writes it. Throws
+// not-installed and config-files), name -> Version; a "Multi-Arch: same"
+// package is "name:arch", as dpkg-query's ${binary:Package} has it. Throws
 // bootbench::Error "FILE:LINE: ..." on a damaged file.
 FactMap parse_dpkg_status(const std::string& text, const std::string& file);
 
 // `rpm -qa --qf kRpmQueryFormat`'s output, name -> [epoch:]version-release
-// ("name.arch" for a name installed for several architectures). Throws
+// (each ".arch" for a name installed for several architectures). Throws
 // bootbench::Error "WHERE:LINE: ..." on a line of another shape.
 FactMap parse_rpm_query(const std::string& out, const std::string& where);
 
