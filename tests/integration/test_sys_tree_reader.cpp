@@ -10,6 +10,7 @@
 #include <set>
 
 using namespace bootbench;
+using testing::run_ok;
 using testing::TempDir;
 using testing::write;
 namespace fs = std::filesystem;
@@ -99,10 +100,6 @@ class PathAs {
   private:
     std::string old_;
 };
-
-int sh(const std::string& command) {
-    return std::system(command.c_str());
-}
 
 // Each file in `dir` with its size and modification time.
 std::string listing(const fs::path& dir) {
@@ -221,23 +218,27 @@ TEST_CASE("tree reader: an rpm database read with the rpm program", "[.][rpm]") 
               std::string("Name: ") + name + "\nVersion: 1.0\nRelease: " + release +
                   "\nEpoch: 3\nSummary: a tiny package\nLicense: MIT\nBuildArch: "
                   "noarch\n%description\ntiny\n%files\n");
+    const fs::path out = d / "out", err = d / "err";
     for (const char* spec : {"busy-loop-1", "busy-loop-2", "extra-1"})
-        REQUIRE(sh("rpmbuild -bb --quiet --define '_topdir " + (d / "build").string() + "' '" +
-                   (d / spec).string() + ".spec' >/dev/null 2>&1") == 0);
+        run_ok({"rpmbuild", "-bb", "--quiet", "--define", "_topdir " + (d / "build").string(),
+                (d / (std::string(spec) + ".spec")).string()},
+               out, err);
     fs::path rpms = d / "build/RPMS/noarch";
     // The good tree: rpm-ostree's place; the bad one: usr/share/rpm, a link to it as in older
     // trees.
     fs::path good_db = d / "good/usr/lib/sysimage/rpm", bad_db = d / "bad/usr/lib/sysimage/rpm";
     link(d / "bad/usr/share/rpm", "../lib/sysimage/rpm");
     for (const fs::path& db : {good_db, bad_db})
-        REQUIRE(sh("rpm --initdb --dbpath '" + db.string() + "'") == 0);
-    auto install = [&](const fs::path& db, const std::string& files) {
-        return sh("rpm --dbpath '" + db.string() + "' -i --justdb --nodeps --noscripts " + files +
-                  " >/dev/null 2>&1");
+        run_ok({"rpm", "--initdb", "--dbpath", db.string()}, out, err);
+    auto install = [&](const fs::path& db, std::vector<std::string> files) {
+        std::vector<std::string> argv = {"rpm",      "--dbpath", db.string(),  "-i",
+                                         "--justdb", "--nodeps", "--noscripts"};
+        argv.insert(argv.end(), files.begin(), files.end());
+        run_ok(argv, out, err);
     };
-    REQUIRE(install(good_db, (rpms / "busy-loop-1.0-1.noarch.rpm").string()) == 0);
-    REQUIRE(install(bad_db, (rpms / "busy-loop-1.0-2.noarch.rpm").string() + " " +
-                                (rpms / "extra-1.0-1.noarch.rpm").string()) == 0);
+    install(good_db, {(rpms / "busy-loop-1.0-1.noarch.rpm").string()});
+    install(bad_db, {(rpms / "busy-loop-1.0-2.noarch.rpm").string(),
+                     (rpms / "extra-1.0-1.noarch.rpm").string()});
     // As a commit holds it: the database alone, no sqlite -shm or -wal beside it.
     for (const fs::path& db : {good_db, bad_db})
         for (const char* extra : {"rpmdb.sqlite-shm", "rpmdb.sqlite-wal", ".rpm.lock"})
