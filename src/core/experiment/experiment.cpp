@@ -16,7 +16,20 @@ namespace bootbench::core {
 
 namespace {
 
-void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e) {
+// A bisect's builds come from [bisect], and its rules choose each build's
+// runs: the A/B keys that say otherwise are refused, not ignored.
+void refuse_ab_keys(TomlReader& r, const toml::table& root, const toml::table& t) {
+    if (root.contains("target"))
+        r.error_at(root, "target", "a bisect names its builds in [bisect] (good, bad, candidates or tags): "
+                                   "remove the [[target]] tables");
+    if (t.contains("baseline"))
+        r.error_at(t, "baseline", "experiment.baseline: a bisect compares its builds with [bisect] good and bad: "
+                                  "remove it");
+    if (t.contains("runs"))
+        r.error_at(t, "runs", "experiment.runs: a bisect chooses how many runs each build needs: remove it");
+}
+
+void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e, ExperimentFile file) {
     const toml::table* t = r.require_table(root, "experiment", "[experiment]");
     if (!t)
         return;
@@ -26,12 +39,15 @@ void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e
     if (auto name = r.string(*t, "name", "experiment.name", Required::yes))
         r.check_name(*t, "name", *name, "experiment.name"), e.name = *name;
     e.title = r.string(*t, "title", "experiment.title").value_or(e.name);
-    if (!t->get_as<toml::table>("runs")) // a table is read by read_adaptive
+    if (file == ExperimentFile::bisect)
+        refuse_ab_keys(r, root, *t);
+    else if (!t->get_as<toml::table>("runs")) // a table is read by read_adaptive
         e.runs = r.int_in(*t, "runs", "experiment.runs", 1, kMaxRuns, Required::yes).value_or(e.runs);
     e.order = r.choice(*t, "order", "experiment.order", kOrderNames).value_or(Order::interleaved);
     if (auto seed = r.integer(*t, "seed", "experiment.seed", {0, INT64_MAX}))
         e.seed = static_cast<unsigned long long>(*seed);
-    e.baseline = r.string(*t, "baseline", "experiment.baseline", Required::yes).value_or("");
+    if (file == ExperimentFile::ab)
+        e.baseline = r.string(*t, "baseline", "experiment.baseline", Required::yes).value_or("");
     e.max_attempts =
         r.int_in(*t, "max_attempts", "experiment.max_attempts", 1, 100).value_or(e.max_attempts);
     e.quick = r.boolean(*t, "quick", "experiment.quick").value_or(false);
@@ -208,16 +224,18 @@ void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
 
 } // namespace
 
-Experiment parse_experiment(const std::string& text, const std::string& file_name) {
-    TomlReader r(file_name);
-    toml::table root = r.parse(text);
-    Experiment e;
-    e.source_file = file_name;
-    r.allow_keys(root, "the experiment file",
-                 {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot"});
-    read_experiment_table(r, root, e);
+void read_experiment(TomlReader& r, const toml::table& root, Experiment& e, ExperimentFile file) {
+    if (file == ExperimentFile::ab)
+        r.allow_keys(root, "the experiment file",
+                     {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot"});
+    else
+        r.allow_keys(root, "the bisect file",
+                     {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot",
+                      "bisect"});
+    read_experiment_table(r, root, e, file);
     read_adaptive(r, root, e);
-    read_targets(r, root, e);
+    if (file == ExperimentFile::ab)
+        read_targets(r, root, e);
     check_size(r, root, e);
     read_conditions(r, root, e.conditions);
     read_load(r, root, e.load);
@@ -228,6 +246,14 @@ Experiment parse_experiment(const std::string& text, const std::string& file_nam
     check_cross_references(r, root, e);
     check_adaptive(r, root, e);
     check_per_watt(r, root, e);
+}
+
+Experiment parse_experiment(const std::string& text, const std::string& file_name) {
+    TomlReader r(file_name);
+    toml::table root = r.parse(text);
+    Experiment e;
+    e.source_file = file_name;
+    read_experiment(r, root, e, ExperimentFile::ab);
     r.throw_if_errors();
     bool quick = e.quick;
     e.quick = false; // set by quick_version, once it has scaled the times down

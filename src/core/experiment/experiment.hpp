@@ -145,6 +145,10 @@ const char* to_string(Better better);
 // once: an experiment that is already quick comes back unchanged.
 Experiment quick_version(Experiment e);
 
+// What a file is for: an A/B experiment names its [[target]] tables and its
+// baseline; a bisect (core/bisect) names its builds in [bisect] instead.
+enum class ExperimentFile { ab, bisect };
+
 // Parses and validates an experiment file's text. Throws bootbench::Error
 // (exit 2) whose message has one line per mistake: "FILE:LINE:COL: what".
 Experiment parse_experiment(const std::string& text, const std::string& file_name);

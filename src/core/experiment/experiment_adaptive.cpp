@@ -55,8 +55,9 @@ void read_precision(TomlReader& r, const toml::table& t, Adaptive& a) {
     r.error_at(t, "precision", std::string("experiment.precision must be above 0 and below 1 (0.02 is +-2%), got ") + got);
 }
 
-// The metrics the benches give, and the system's own figures (the boot's
-// times unless [boot] measure = false).
+
+} // namespace
+
 std::set<std::string> produced_metrics(const Experiment& e) {
     std::set<std::string> keys;
     for (const auto& b : e.benches)
@@ -69,8 +70,6 @@ std::set<std::string> produced_metrics(const Experiment& e) {
         keys.insert(per_watt_key(k));
     return keys;
 }
-
-} // namespace
 
 void read_adaptive(TomlReader& r, const toml::table& root, Experiment& e) {
     const toml::table* t = root.get_as<toml::table>("experiment");

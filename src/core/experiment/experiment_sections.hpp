@@ -3,9 +3,20 @@
 // file, that parse_experiment (experiment.cpp) calls in order.
 #include "core/experiment/toml_reader.hpp"
 
+#include <set>
+#include <string>
+
 namespace bootbench::core {
 
 struct Experiment; // not its header: experiment.cpp includes this one
+enum class ExperimentFile;
+
+// Every section of the file but [bisect], into `e`, the mistakes kept in `r`:
+// what parse_experiment and parse_bisect (core/bisect) share.
+void read_experiment(TomlReader& r, const toml::table& root, Experiment& e, ExperimentFile file);
+// The metrics the benches give, and the system's own figures (the boot's
+// times unless [boot] measure = false): experiment_adaptive.cpp.
+std::set<std::string> produced_metrics(const Experiment& e);
 
 // Bench tables have per-kind keys: experiment_bench.cpp.
 void read_benches(TomlReader& r, const toml::table& root, Experiment& e);
