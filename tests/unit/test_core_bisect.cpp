@@ -246,6 +246,7 @@ TEST_CASE("a bisection's state survives a round trip through JSON and goes on th
     }; // higher is better: bad is slower
     BisectState s = run(start_bisect(builds(9), "boot_s", Better::higher, 0.07, 42), b, level, 35);
     REQUIRE(s.phase == BisectPhase::search);
+    s.round = 2; // every field away from its default, so that one not read back shows
     nlohmann::json j = to_json(s);
     BisectState back = bisect_state_from_json(nlohmann::json::parse(j.dump()), "bisect.json");
     CHECK(to_json(back) == j);
@@ -264,4 +265,15 @@ TEST_CASE("a bisection's state survives a round trip through JSON and goes on th
     j["schema"] = 2;
     CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
           "bisect.json: bisect state schema 2 is not supported (this bootbench reads 1)");
+}
+
+TEST_CASE("a real change smaller than the threshold ends with no regression in the endpoints' last round", "[bisect]") {
+    Boots b;
+    BisectState s = run(start_bisect(builds(6), "boot_s", Better::lower, 0.05, 1), b,
+                        [](int build) { return build == 5 ? 102.0 : 100.0; });
+    BisectAction a = next_action(s);
+    CHECK(a.outcome == BisectOutcome::no_regression);
+    CHECK(s.round == s.rules.max_rounds);
+    CHECK(s.steps.size() == static_cast<size_t>(s.rules.max_rounds));
+    CHECK(s.steps[s.steps.size() - 2].call == "undecided");
 }
