@@ -262,12 +262,35 @@ TEST_CASE("a bisection's state survives a round trip through JSON and goes on th
     CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
           "bisect.json: field 'first_bad' (0) is outside 1..8");
     j = to_json(s);
+    j["candidate"] = -1;
+    CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
+          "bisect.json: field 'candidate' (-1) does not fit phase 'search'");
+    j = to_json(s);
+    int other = 0; // a build that is not being judged
+    while (other == s.candidate || other == s.last_good || other == s.first_bad)
+        ++other;
+    j["pending"] = {s.candidate, other};
+    CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
+          "bisect.json: field 'pending' names build " + std::to_string(other) +
+              ", which is not being judged");
+    j = to_json(s);
+    j["pending"] = nlohmann::json::array();
+    CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
+          "bisect.json: fields 'pending' and 'outcome' do not fit phase 'search'");
+    j = to_json(s);
+    j["phase"] = "confirm";
+    j["candidate"] = -1;
+    CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
+          "bisect.json: fields 'last_good' and 'first_bad' must be neighbours in phase 'confirm'");
+    j = to_json(s);
     j["schema"] = 2;
     CHECK(error_of([&] { bisect_state_from_json(j, "bisect.json"); }) ==
           "bisect.json: bisect state schema 2 is not supported (this bootbench reads 1)");
 }
 
-TEST_CASE("a real change smaller than the threshold ends with no regression in the endpoints' last round", "[bisect]") {
+TEST_CASE(
+    "a real change smaller than the threshold ends with no regression in the endpoints' last round",
+    "[bisect]") {
     Boots b;
     BisectState s = run(start_bisect(builds(6), "boot_s", Better::lower, 0.05, 1), b,
                         [](int build) { return build == 5 ? 102.0 : 100.0; });

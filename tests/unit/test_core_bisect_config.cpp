@@ -199,6 +199,8 @@ TEST_CASE("a bisect file names no targets, baseline or runs, and needs [bisect]"
                           "[[target]] tables");
     CHECK(error_of(kBisect.substr(0, kBisect.find("[bisect]"))) ==
           "bisect.toml:1:1: missing [bisect] table");
+    CHECK(error_of(kBisect + "\n[bisec]\nmetric = \"x\"\n") ==
+          "bisect.toml:15:2: unknown key 'bisec' in the bisect file (did you mean 'bisect'?)");
     // and an A/B experiment file still refuses [bisect]
     CHECK(bootbench::test::experiment_error(R"([experiment]
 name = "x"

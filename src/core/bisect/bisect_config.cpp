@@ -191,6 +191,10 @@ BisectFile parse_bisect(const std::string& text, const std::string& file_name) {
     toml::table root = r.parse(text);
     BisectFile f;
     f.experiment.source_file = file_name;
+    // the experiment file's tables and [bisect]; target only to say why it has no place here
+    r.allow_keys(root, "the bisect file",
+                 {"experiment", "target", "conditions", "load", "bench", "report", "notify",
+                  "tools", "boot", "bisect"});
     read_experiment(r, root, f.experiment, ExperimentFile::bisect);
     read_bisect(r, root, f.experiment, f.bisect);
     r.throw_if_errors();

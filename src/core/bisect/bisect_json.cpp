@@ -82,6 +82,26 @@ void read_search(const JsonReader& r, BisectState& s) {
     s.verdict = r.str("verdict");
 }
 
+// What the transitions never leave behind, refused so that no later step
+// reads outside the builds: a candidate strictly inside the range in search
+// only, a confirmed pair of neighbours, runs pending exactly while running,
+// and only of the builds being judged.
+void check_search(const JsonReader& r, const BisectState& s) {
+    bool search = s.phase == BisectPhase::search, done = s.phase == BisectPhase::done;
+    if (search ? !(s.candidate > s.last_good && s.candidate < s.first_bad) : s.candidate != -1)
+        r.fail("field 'candidate' (" + std::to_string(s.candidate) + ") does not fit phase '" +
+               name_of(kBisectPhaseNames, s.phase) + "'");
+    if (s.phase == BisectPhase::confirm && s.first_bad != s.last_good + 1)
+        r.fail("fields 'last_good' and 'first_bad' must be neighbours in phase 'confirm'");
+    if (done != s.pending.empty() || done != (s.outcome != BisectOutcome::running))
+        r.fail("fields 'pending' and 'outcome' do not fit phase '" +
+               std::string(name_of(kBisectPhaseNames, s.phase)) + "'");
+    for (int b : s.pending)
+        if (b != s.candidate && b != s.last_good && b != s.first_bad)
+            r.fail("field 'pending' names build " + std::to_string(b) +
+                   ", which is not being judged");
+}
+
 } // namespace
 
 nlohmann::json to_json(const BisectState& s) {
@@ -132,6 +152,7 @@ BisectState bisect_state_from_json(const nlohmann::json& j, const std::string& w
     for (const auto& v : values)
         s.values.push_back(values_from(r, v));
     read_search(r, s);
+    check_search(r, s);
     for (const auto& item : r.array("steps"))
         s.steps.push_back(step_from(r.child(item, "steps"), static_cast<int>(s.builds.size())));
     return s;

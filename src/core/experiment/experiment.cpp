@@ -225,13 +225,9 @@ void check_size(TomlReader& r, const toml::table& root, const Experiment& e) {
 } // namespace
 
 void read_experiment(TomlReader& r, const toml::table& root, Experiment& e, ExperimentFile file) {
-    if (file == ExperimentFile::ab)
+    if (file == ExperimentFile::ab) // a bisect file's tables are parse_bisect's to allow
         r.allow_keys(root, "the experiment file",
                      {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot"});
-    else
-        r.allow_keys(root, "the bisect file",
-                     {"experiment", "target", "conditions", "load", "bench", "report", "notify", "tools", "boot",
-                      "bisect"});
     read_experiment_table(r, root, e, file);
     read_adaptive(r, root, e);
     if (file == ExperimentFile::ab)

@@ -12,7 +12,8 @@ struct Experiment; // not its header: experiment.cpp includes this one
 enum class ExperimentFile;
 
 // Every section of the file but [bisect], into `e`, the mistakes kept in `r`:
-// what parse_experiment and parse_bisect (core/bisect) share.
+// what parse_experiment and parse_bisect (core/bisect) share. For a bisect
+// file the caller allows the top-level tables.
 void read_experiment(TomlReader& r, const toml::table& root, Experiment& e, ExperimentFile file);
 // The metrics the benches give, and the system's own figures (the boot's
 // times unless [boot] measure = false): experiment_adaptive.cpp.
