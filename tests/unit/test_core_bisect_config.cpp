@@ -186,6 +186,17 @@ TEST_CASE("a bisect's good and bad: missing, malformed, or not in one history", 
           "bisect.toml:11:9: unknown key 'x' in [bisect]");
 }
 
+TEST_CASE("a bisect's image, refspec and tags are not empty or malformed", "[bisect]") {
+    CHECK(error_of(replace(kImages, "tags = \"stable-2026*\"", "tags = \"\"")) ==
+          "bisect.toml:10:1: bisect.tags is empty: give a glob such as \"stable-2026*\"");
+    CHECK(error_of(replace(kImages, "ghcr.io/ublue-os/bazzite:stable-20261101", "bazzite stable")) ==
+          "bisect.toml:8:10: bisect.good.image must be a container image reference such as "
+          "\"ghcr.io/ublue-os/bazzite:stable-20261101\"");
+    CHECK(error_of(replace(kBisect, "bad = { refspec = \"fedora:fedora/43/x86_64/silverblue\" }",
+                           "bad = { refspec = \"\" }")) ==
+          "bisect.toml:13:9: bisect.bad.refspec is empty");
+}
+
 TEST_CASE("a bisect file names no targets, baseline or runs, and needs [bisect]", "[bisect]") {
     std::string ab = replace(kBisect, "name = \"which-build\"\n",
                              "name = \"which-build\"\nbaseline = \"a\"\nruns = 5\n");

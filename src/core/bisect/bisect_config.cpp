@@ -79,7 +79,8 @@ void check_endpoints(TomlReader& r, const BisectBuild& good, const BisectBuild& 
                        " and bisect.good " +
                        (good.kind == SelectorKind::image ? "an image" : "a refspec") +
                        ": both must be of one kind, in one history");
-    else if (good.kind == SelectorKind::refspec && good.refspec != bad.refspec)
+    else if (good.kind == SelectorKind::refspec && !bad.refspec.empty() &&
+             good.refspec != bad.refspec)
         r.error_at(bad.pos, "bisect.bad.refspec '" + bad.refspec +
                                 "' is not bisect.good.refspec '" + good.refspec +
                                 "': a bisect follows one ref's history");
@@ -88,19 +89,26 @@ void check_endpoints(TomlReader& r, const BisectBuild& good, const BisectBuild& 
                                  " that was good (bad without a commit is the ref's head)");
 }
 
-void read_candidates(TomlReader& r, const toml::table& t, BisectConfig& c) {
-    if (t.contains("candidates") && t.contains("tags"))
+// tags = "GLOB": an image's registry tags, not with candidates nor a refspec.
+void read_tags(TomlReader& r, const toml::table& t, BisectConfig& c) {
+    if (!t.contains("tags"))
+        return;
+    c.tags = r.string(t, "tags", "bisect.tags").value_or("");
+    if (t.contains("candidates"))
         r.error_at(t, "tags",
                    "bisect.candidates and bisect.tags both name the builds between good and bad: "
                    "keep one");
-    c.tags = r.string(t, "tags", "bisect.tags").value_or("");
-    if (t.contains("tags") && c.good.kind == SelectorKind::refspec)
+    else if (c.good.kind == SelectorKind::refspec)
         r.error_at(
             t, "tags",
             "bisect.tags selects an image's registry tags; with a refspec the builds between good "
             "and bad are the ref's commits: remove tags, or list them in bisect.candidates");
-    if (t.contains("tags") && c.tags.empty())
+    else if (c.tags.empty())
         r.error_at(t, "tags", "bisect.tags is empty: give a glob such as \"stable-2026*\"");
+}
+
+void read_candidates(TomlReader& r, const toml::table& t, BisectConfig& c) {
+    read_tags(r, t, c);
     c.candidates = r.string_array(t, "candidates", "bisect.candidates");
     if (t.contains("candidates") && c.candidates.size() < 2)
         r.error_at(t, "candidates",

@@ -66,6 +66,34 @@ std::vector<double> values_from(const JsonReader& r, const nlohmann::json& a) {
     return out;
 }
 
+// The schema and what is measured: the metric, its direction, the
+// threshold and the bootstrap's seed.
+void read_metric(const JsonReader& r, BisectState& s) {
+    s.schema = static_cast<int>(r.integer("schema"));
+    if (s.schema != kBisectSchema)
+        r.fail("bisect state schema " + std::to_string(s.schema) +
+               " is not supported (this bootbench reads " + std::to_string(kBisectSchema) + ")");
+    s.metric = r.str("metric");
+    s.better = r.choice("better", kBetterNames);
+    s.threshold = r.number("threshold");
+    if (!(s.threshold > 0 && s.threshold < 1))
+        r.fail("field 'threshold' must be above 0 and below 1");
+    if (!r.has("seed") || !r.raw()["seed"].is_number_unsigned())
+        r.fail("field 'seed' must be a whole number of at least 0");
+    s.seed = r.raw()["seed"].get<std::uint64_t>();
+}
+
+void read_builds(const JsonReader& r, BisectState& s) {
+    s.builds = r.strings("builds");
+    if (s.builds.size() < 4)
+        r.fail("field 'builds' must name good, bad and at least two candidates");
+    const auto& values = r.array("values");
+    if (values.size() != s.builds.size())
+        r.fail("field 'values' must have one array per build");
+    for (const auto& v : values)
+        s.values.push_back(values_from(r, v));
+}
+
 void read_search(const JsonReader& r, BisectState& s) {
     int n = static_cast<int>(s.builds.size());
     s.phase = r.choice("phase", kBisectPhaseNames);
@@ -130,27 +158,9 @@ nlohmann::json to_json(const BisectState& s) {
 BisectState bisect_state_from_json(const nlohmann::json& j, const std::string& where) {
     JsonReader r(j, where);
     BisectState s;
-    s.schema = static_cast<int>(r.integer("schema"));
-    if (s.schema != kBisectSchema)
-        r.fail("bisect state schema " + std::to_string(s.schema) +
-               " is not supported (this bootbench reads " + std::to_string(kBisectSchema) + ")");
-    s.metric = r.str("metric");
-    s.better = r.choice("better", kBetterNames);
-    s.threshold = r.number("threshold");
-    if (!(s.threshold > 0 && s.threshold < 1))
-        r.fail("field 'threshold' must be above 0 and below 1");
-    if (!j.contains("seed") || !j["seed"].is_number_unsigned())
-        r.fail("field 'seed' must be a whole number of at least 0");
-    s.seed = j["seed"].get<std::uint64_t>();
+    read_metric(r, s);
     s.rules = rules_from(r.child(r.object("rules"), "rules"));
-    s.builds = r.strings("builds");
-    if (s.builds.size() < 4)
-        r.fail("field 'builds' must name good, bad and at least two candidates");
-    const auto& values = r.array("values");
-    if (values.size() != s.builds.size())
-        r.fail("field 'values' must have one array per build");
-    for (const auto& v : values)
-        s.values.push_back(values_from(r, v));
+    read_builds(r, s);
     read_search(r, s);
     check_search(r, s);
     for (const auto& item : r.array("steps"))
