@@ -1,7 +1,6 @@
 #include "core/bisect/bisect_state.hpp"
 
 #include "core/base/error.hpp"
-#include "core/base/json_read.hpp"
 
 #include <algorithm>
 #include <cmath>
