@@ -209,6 +209,16 @@ class FedoraTraps(unittest.TestCase):
             vm_checks.check_trap_after_controller(self.night() + [trap, fetch, suspend])
         vm_checks.check_trap_after_controller(self.night() + [fetch, (280, trap[1]), suspend])
 
+    def test_bootbench_must_have_waited_for_the_held_lock(self):
+        # Rehearsal 9: the update held the lock 30 s, bootbench looked after
+        # it was released ("waited for the lock 0x") and the check passed.
+        hold = (120, "BOOTBENCH-VM update: holding the sysroot lock (uptime 85 s)")
+        with self.assertRaisesRegex(vm_checks.CheckFailed, "never waited for the sysroot lock"):
+            vm_checks.check_lock_waited([hold])
+        wait = (130, "bootbench[521]: bootbench: the ostree sysroot / is locked by another process "
+                     "(an update: bootc, rpm-ostree); waiting up to 240 s")
+        self.assertEqual(vm_checks.check_lock_waited([hold, wait]), 1)
+
     def test_the_wait_must_have_crossed_a_reboot(self):
         # CI (a fast machine) saw 3 unanswered checks for 5 reboots: one ssh
         # attempt with its retries outlasts a reboot there. Once is enough.
