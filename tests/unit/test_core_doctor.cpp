@@ -3,6 +3,7 @@
 #include "core/host/doctor.hpp"
 #include "core/host/exec_label.hpp"
 #include "core/experiment/experiment.hpp"
+#include "experiment_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -11,22 +12,11 @@ using namespace bootbench::core;
 
 namespace {
 
-const char* kBase = R"([experiment]
-name = "d"
-runs = 4
-baseline = "a"
-[[target]]
-name = "a"
-deployment = 0
-[[target]]
-name = "b"
-deployment = 1
-kargs = ["mitigations=off"]
-[[bench]]
-kind = "perf-sched-pipe"
-[[bench]]
-kind = "schbench"
-)";
+// The shared file (experiment_text.hpp) with 4 runs and a second bench,
+// schbench: 4 runs x 2 targets x 2 benches of logs, and b's kargs on /boot.
+const std::string kBase = bootbench::test::replace(
+    bootbench::test::with_bench("kind = \"perf-sched-pipe\"\n[[bench]]\nkind = \"schbench\""),
+    "runs = 2", "runs = 4");
 
 constexpr std::uint64_t kGiB = 1ull << 30;
 
@@ -66,7 +56,7 @@ DoctorCheck one(const HostFacts& f, const std::string& name,
 
 DoctorNeeds wanting(const std::string& key, const std::string& value) {
     return needs_of(parse_experiment(
-        std::string(kBase) + "[conditions]\n" + key + " = \"" + value + "\"\n", "d.toml"));
+        kBase + "[conditions]\n" + key + " = \"" + value + "\"\n", "d.toml"));
 }
 
 } // namespace
@@ -175,7 +165,7 @@ TEST_CASE("doctor: free space against the stated default and the experiment's ne
     CHECK(n.var_bytes == (512 + 256) * (1ull << 20));
     CHECK(n.boot_bytes == 320 * (1ull << 20));
     // every iteration keeps its logs: perf-sched-pipe 5 times, schbench once
-    std::string repeated = std::string(kBase);
+    std::string repeated = kBase;
     repeated.replace(repeated.find("kind = \"perf-sched-pipe\"\n"), 24, "kind = \"perf-sched-pipe\"\nrepeat = 5\n");
     DoctorNeeds r = needs_of(parse_experiment(repeated, "d.toml"));
     CHECK(r.var_bytes == (512 + 4 * 2 * (5 + 1) * 16) * (1ull << 20)); // 1.25 GiB
@@ -206,7 +196,7 @@ TEST_CASE("doctor: a tools image needs podman; an image not pulled yet is pulled
           "[doctor]") {
     HostFacts f = good();
     DoctorNeeds n = needs_of(
-        parse_experiment(std::string(kBase) + "[tools]\nimage = \"localhost/t:1\"\n", "d.toml"));
+        parse_experiment(kBase + "[tools]\nimage = \"localhost/t:1\"\n", "d.toml"));
     CHECK(one(f, "tools-image", n).status == CheckStatus::fail);
     CHECK(one(f, "tools-image", n).message ==
           "podman not found; [tools] image localhost/t:1 needs it");
@@ -227,7 +217,7 @@ TEST_CASE("doctor: a tools image needs podman; an image not pulled yet is pulled
 TEST_CASE("doctor: a tools image only in a user's rootless store is one sudo start does not see", "[doctor]") {
     HostFacts f = good();
     DoctorNeeds n = needs_of(
-        parse_experiment(std::string(kBase) + "[tools]\nimage = \"localhost/t:1\"\n", "d.toml"));
+        parse_experiment(kBase + "[tools]\nimage = \"localhost/t:1\"\n", "d.toml"));
     f.podman = true;
     f.tools_store = {false, "alice", "/home/alice/.local/share/containers/storage"};
     DoctorCheck c = one(f, "tools-image", n);

@@ -11,23 +11,8 @@ using namespace bootbench::core;
 
 namespace {
 
-const std::string kValid = R"([experiment]
-name = "kern-ab"
-runs = 2
-baseline = "a"
-
-[[target]]
-name = "a"
-refspec = "fedora:fedora/x86_64/silverblue"
-
-[[target]]
-name = "b"
-image = "ostree-image-signed:docker://ghcr.io/x/y:stable"
-kargs = ["mitigations=off"]
-
-[[bench]]
-kind = "perf-sched-pipe"
-)";
+// The shared file (experiment_text.hpp), whose line numbers the messages below name.
+const std::string& kValid = bootbench::test::kExperiment;
 
 constexpr auto error_of = &bootbench::test::experiment_error;
 using bootbench::test::replace;
@@ -104,9 +89,8 @@ TEST_CASE("runs must be at least one", "[experiment]") {
 TEST_CASE("missing tables and keys", "[experiment]") {
     CHECK(error_of(replace(kValid, "name = \"kern-ab\"\n", "")) ==
           "exp.toml:1:1: missing experiment.name");
-    CHECK(error_of("[[target]]\nname = \"a\"\ndeployment = 0\n[[target]]\nname = \"b\"\n"
-                   "deployment = 1\n[[bench]]\nkind = \"schbench\"\n") ==
-          "exp.toml:1:1: missing [experiment] table");
+    std::string no_experiment = kValid.substr(kValid.find("[[target]]"));
+    CHECK(error_of(no_experiment) == "exp.toml:1:1: missing [experiment] table");
     std::string no_bench = kValid.substr(0, kValid.find("[[bench]]"));
     CHECK(error_of(no_bench) == "exp.toml:1:1: missing [[bench]] tables");
 }
@@ -265,23 +249,15 @@ TEST_CASE("the shipped configs are valid", "[experiment]") {
 
 namespace {
 
-// kValid with `line` added to [experiment] (as its line 4).
-std::string with_experiment_key(const std::string& line) {
-    return replace(kValid, "runs = 2\n", "runs = 2\n" + line + "\n");
-}
+using bootbench::test::with_bench;
+using bootbench::test::with_experiment_key;
 
-// kValid with its one bench replaced by `bench` (from line 16 on).
-std::string with_bench(const std::string& bench) {
-    return replace(kValid, "kind = \"perf-sched-pipe\"\n", bench + "\n");
-}
-
-// A valid experiment with `count` deployment targets and `runs` runs each.
+// The shared file with `runs` runs and `count` targets: a, b, then t2... by deployment.
 std::string with_targets(int count, int runs) {
-    std::string text = "[experiment]\nname = \"many\"\nruns = " + std::to_string(runs) +
-                       "\nbaseline = \"t0\"\n";
-    for (int i = 0; i < count; ++i)
+    std::string text = replace(kValid, "runs = 2", "runs = " + std::to_string(runs));
+    for (int i = 2; i < count; ++i)
         text += "[[target]]\nname = \"t" + std::to_string(i) + "\"\ndeployment = " + std::to_string(i) + "\n";
-    return text + "[[bench]]\nkind = \"schbench\"\n";
+    return text;
 }
 
 } // namespace

@@ -13,31 +13,19 @@ using namespace bootbench::core;
 
 namespace {
 
-const std::string kNight = R"([experiment]
-name = "night"
-runs = { min = 6, max = 30 }
-baseline = "a"
-until = "06:30"
-precision = 0.02
-primary = ["sched_pipe_usecs_op", "sysbench_events"]
+using bootbench::test::replace;
 
-[[target]]
-name = "a"
-deployment = 0
-
-[[target]]
-name = "b"
-deployment = 1
-
-[[bench]]
-kind = "perf-sched-pipe"
-
-[[bench]]
-kind = "sysbench-threads"
-)";
+// The shared file (experiment_text.hpp) as an adaptive night: its lines 3
+// and 4 become lines 3 to 7 below, and a second bench follows its first.
+const std::string kNight = replace(bootbench::test::kExperiment, "runs = 2\nbaseline = \"a\"\n",
+                                   "runs = { min = 6, max = 30 }\n"
+                                   "baseline = \"a\"\n"
+                                   "until = \"06:30\"\n"
+                                   "precision = 0.02\n"
+                                   "primary = [\"sched_pipe_usecs_op\", \"sysbench_events\"]\n") +
+                           "\n[[bench]]\nkind = \"sysbench-threads\"\n";
 
 constexpr auto error_of = &bootbench::test::experiment_error;
-using bootbench::test::replace;
 
 } // namespace
 

@@ -6,6 +6,7 @@
 #include "core/report/render_json.hpp"
 #include "core/report/render_markdown.hpp"
 #include "core/report/report.hpp"
+#include "experiment_text.hpp"
 
 #include <string>
 
@@ -31,29 +32,15 @@ const MetricReport* metric(const Report& r, const std::string& key) {
     return nullptr;
 }
 
-const std::string kExperiment = R"([experiment]
-name = "watts"
-runs = 2
-baseline = "a"
-
-[[target]]
-name = "a"
-refspec = "fedora:fedora/x86_64/silverblue"
-
-[[target]]
-name = "b"
-refspec = "fedora:fedora/x86_64/kinoite"
-
-[[bench]]
-kind = "sysbench-threads"
-
-[[bench]]
-kind = "schbench"
-)";
+// The shared file (experiment_text.hpp) with two benches, sysbench-threads (a
+// rate) and schbench (latencies only), as its lines 15 to 18: a [report]
+// table added after it has its first key on line 20.
+const std::string kTwoBenches =
+    bootbench::test::with_bench("kind = \"sysbench-threads\"\n[[bench]]\nkind = \"schbench\"");
 
 std::string error_of(const std::string& report_table) {
     try {
-        parse_experiment(kExperiment + "[report]\n" + report_table, "exp.toml");
+        parse_experiment(kTwoBenches + "[report]\n" + report_table, "exp.toml");
     } catch (const Error& e) {
         CHECK(e.code() == ExitCode::bad_input);
         return e.what();
@@ -136,7 +123,7 @@ TEST_CASE("per watt: a report without RAPL warns and still compares the rest", "
 }
 
 TEST_CASE("per watt: [report] per_watt lists higher-is-better metrics a bench gives", "[per_watt][experiment]") {
-    Experiment e = parse_experiment(kExperiment + "[report]\nper_watt = [\"sysbench_events\"]\n", "exp.toml");
+    Experiment e = parse_experiment(kTwoBenches + "[report]\nper_watt = [\"sysbench_events\"]\n", "exp.toml");
     CHECK(e.report.per_watt == std::vector<std::string>{"sysbench_events"});
     CHECK(error_of("per_watt = [\"sysbench_lat_avg_ms\"]\n") ==
           "exp.toml:20:13: report.per_watt: 'sysbench_lat_avg_ms' is lower-is-better, and a time or a "
@@ -158,7 +145,7 @@ TEST_CASE("per watt: a metric listed twice, or a derived name a bench already gi
           "[per_watt][experiment]") {
     CHECK(error_of("per_watt = [\"sysbench_events\", \"sysbench_events\"]\n") ==
           "exp.toml:20:32: report.per_watt lists 'sysbench_events' twice");
-    std::string text = kExperiment + "\n[[bench]]\nkind = \"command\"\nname = \"mine\"\nargv = [\"x\"]\n"
+    std::string text = kTwoBenches + "\n[[bench]]\nkind = \"command\"\nname = \"mine\"\nargv = [\"x\"]\n"
                        "timeout_s = 5\n[[bench.metric]]\nbetter = \"higher\"\nkey = \"sysbench_events_per_watt\"\n"
                        "regex = 'v ([0-9]+)'\n[report]\nper_watt = [\"sysbench_events\"]\n";
     try {
@@ -172,7 +159,7 @@ TEST_CASE("per watt: a metric listed twice, or a derived name a bench already gi
 }
 
 TEST_CASE("per watt: with no rate among the benches the message says so", "[per_watt][experiment]") {
-    std::string text = kExperiment;
+    std::string text = kTwoBenches;
     text.replace(text.find("sysbench-threads"), 16, "perf-sched-messaging");
     try {
         parse_experiment(text + "[report]\nper_watt = [\"schbench_p99_us\"]\n", "exp.toml");
