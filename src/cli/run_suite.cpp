@@ -91,7 +91,7 @@ int cmd_run_suite(const Args& args) {
     std::string awake_text = sys::describe_inhibition(awake, problem);
     sys::say("sleep inhibitor: " + core::printable(awake_text));
     core::RunResult r = sys::run_suite(req, clock);
-    r.environment["sleep_inhibitor"] = awake_text;
+    r.environment.sleep_inhibitor = awake_text;
     fs::path file = runs_dir / (req.run_id + ".json");
     sys::write_file_atomic(file, core::json_text(core::to_json(r), 2) + "\n");
     print_summary(r, file);

@@ -325,13 +325,13 @@ std::string digest_mismatch(const Context& c, const std::string& target, const c
 // runs all ran on this machine's kernel, a --quick run's benches were cut.
 core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult r) {
     if (c.host.emulated())
-        r.environment["sandbox"] = true;
+        r.environment.sandbox = true;
     if (c.experiment.quick)
-        r.environment["quick"] = true;
+        r.environment.quick = true;
     if (!c.awake.empty())
-        r.environment["sleep_inhibitor"] = c.awake;
+        r.environment.sleep_inhibitor = c.awake;
     if (c.after_switch) // the first boot of a deployment after another one ran
-        r.environment["first_boot_after_switch"] = *c.after_switch;
+        r.environment.first_boot_after_switch = *c.after_switch;
     if (c.state.images.contains(slot.target))
         r.image = core::recorded_image_from_json(c.state.images[slot.target], "state.json images." + slot.target);
     r.experiment = c.state.experiment;
@@ -345,8 +345,7 @@ core::RunResult labelled(Context& c, const core::RunSlot& slot, core::RunResult 
 // its own, with the machine-id its build wrote into the deployments' /etc.
 core::RunResult identified(Context& c, const core::DeploymentInfo& booted, core::RunResult r) {
     fs::path file = c.host.emulated() ? c.host.etc_dir(booted.ref) / "machine-id" : fs::path("/etc/machine-id");
-    auto id = machine_id(file, c.state.experiment);
-    r.environment["machine_id"] = id ? nlohmann::json(*id) : nlohmann::json(nullptr);
+    r.environment.machine_id = machine_id(file, c.state.experiment);
     return r;
 }
 

@@ -102,10 +102,10 @@ TEST_CASE("run_suite: the boot's times are metrics of the run, and the boot fini
     CHECK(r.find("boot_userspace_s")->value == Approx(15.5));
     CHECK_FALSE(r.find("boot_firmware_s")); // absent, not zero
     CHECK(r.missing.empty());
-    CHECK(r.environment["boot_times"] ==
+    CHECK(core::to_json(r.environment)["boot_times"] ==
           "systemd: Startup finished in 1.500s (kernel) + 2.750s (initrd) + 15.500s (userspace) = 19.750s");
-    CHECK(r.environment["boot_finish_monotonic_us"] == 19'750'000);
-    CHECK(r.environment["benches_start_monotonic_us"] == 12'000'000); // after two 1 s waits
+    CHECK(core::to_json(r.environment)["boot_finish_monotonic_us"] == 19'750'000);
+    CHECK(core::to_json(r.environment)["benches_start_monotonic_us"] == 12'000'000); // after two 1 s waits
 }
 
 TEST_CASE("run_suite: boot times off, or no boot of its own, are said in the environment") {
@@ -117,12 +117,12 @@ TEST_CASE("run_suite: boot times off, or no boot of its own, are said in the env
     off.boot.measure = false;
     RunResult r = run_with(off, &fake, clock, dir.path(), tree.path());
     CHECK(fake.reads == 0);
-    CHECK(r.environment["boot_times"] == "not measured: [boot] measure = false");
+    CHECK(core::to_json(r.environment)["boot_times"] == "not measured: [boot] measure = false");
     CHECK_FALSE(r.find("boot_total_s"));
-    CHECK_FALSE(r.environment.contains("boot_finish_monotonic_us"));
+    CHECK_FALSE(core::to_json(r.environment).contains("boot_finish_monotonic_us"));
     TempDir dir2;
     RunResult sandbox = run_with(testing::one_command_bench("true"), nullptr, clock, dir2.path(), tree.path());
-    CHECK(sandbox.environment["boot_times"] == "not measured: no boot of its own (a sandbox or a test)");
+    CHECK(core::to_json(sandbox.environment)["boot_times"] == "not measured: no boot of its own (a sandbox or a test)");
     CHECK(sandbox.status == RunStatus::ok);
 }
 

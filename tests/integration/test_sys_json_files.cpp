@@ -54,7 +54,7 @@ TEST_CASE("a run file nested 200,000 deep is refused by name before parsing") {
     core::RunResult r = valid_run();
     testing::write(file, core::to_json(r).dump());
     REQUIRE(sys::read_results({file}).runs.size() == 1); // valid without the deep part
-    r.environment["kernel_release"] = "DEEP";
+    r.environment.kernel_release = "DEEP";
     testing::write(file, with_deep_array(core::to_json(r)));
     CHECK(error_of([&] { sys::read_results({file}); }) ==
           file.string() + ": nesting deeper than 64 levels; not a bootbench file?");

@@ -342,9 +342,9 @@ TEST_CASE("each result says whether its boot was the first after a deployment sw
     std::map<std::string, bool> after_switch;
     for (const auto& [id, text] : sb.result_files()) {
         auto r = core::run_result_from_json(nlohmann::json::parse(text), id);
-        REQUIRE(r.environment.contains("first_boot_after_switch"));
-        after_switch[r.run_id] = r.environment["first_boot_after_switch"].get<bool>();
-        CHECK(r.environment["boot_times"] == "not measured: no boot of its own (a sandbox or a test)");
+        REQUIRE(core::to_json(r.environment).contains("first_boot_after_switch"));
+        after_switch[r.run_id] = core::to_json(r.environment)["first_boot_after_switch"].get<bool>();
+        CHECK(core::to_json(r.environment)["boot_times"] == "not measured: no boot of its own (a sandbox or a test)");
     }
     CHECK(after_switch == std::map<std::string, bool>{{"a-1", true}, {"a-2", false}, {"b-1", true}, {"b-2", false}});
     CHECK(sb.state().last_booted == sb.layout.targets.at("b")); // the finished state is read, never noted

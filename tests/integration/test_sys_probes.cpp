@@ -13,7 +13,7 @@ using testing::TempDir;
 TEST_CASE("the environment of a laptop, read from a fake tree") {
     TempDir dir;
     testing::build_laptop_tree(dir.path());
-    json env = probe_environment(dir.path());
+    json env = core::to_json(probe_environment(dir.path()));
     CHECK(env["kernel_release"] == "7.0.12-cachyos1.fc44.x86_64");
     CHECK(env["kernel_version"] == "#1 SMP PREEMPT_DYNAMIC Tue Jun 16 2026");
     CHECK(env["cmdline"] == "BOOT_IMAGE=(hd0,gpt2)/ostree/fedora-abc/vmlinuz quiet");
@@ -37,7 +37,7 @@ TEST_CASE("the environment of a laptop, read from a fake tree") {
 
 TEST_CASE("an empty tree gives every documented key as null, never an error") {
     TempDir dir;
-    json env = probe_environment(dir.path());
+    json env = core::to_json(probe_environment(dir.path()));
     for (const char* key :
          {"kernel_release", "kernel_version", "cmdline", "cpu_model", "nproc", "smt", "governor",
           "epp", "mitigations", "sched_ext_state", "sched_ext_ops", "sched_bore", "ac_power",
@@ -53,7 +53,7 @@ TEST_CASE("ac_power is false on battery") {
     TempDir dir;
     testing::build_laptop_tree(dir.path());
     testing::write(dir.path() / "sys/class/power_supply/ACAD/online", "0\n");
-    CHECK(probe_environment(dir.path())["ac_power"] == false);
+    CHECK(core::to_json(probe_environment(dir.path()))["ac_power"] == false);
 }
 
 TEST_CASE("cpu lists and folder order") {
@@ -169,5 +169,5 @@ TEST_CASE("sensor files with garbage are skipped, not errors") {
     REQUIRE(t);
     CHECK(t->sensor == "thermal_zone0 acpitz");
     testing::write(dir.path() / "proc/sys/kernel/sched_bore", "on\n");
-    CHECK(probe_environment(dir.path())["sched_bore"] == "on");
+    CHECK(core::to_json(probe_environment(dir.path()))["sched_bore"] == "on");
 }

@@ -268,11 +268,11 @@ TEST_CASE("run_suite: environment and temperatures come from the probe root") {
     auto e = experiment({command("quick", {"sh", "-c", "echo value=1"}, 10)});
     RunResult r = testing::run_suite_on(e, dir.path(), tree.path());
     CHECK(r.status == RunStatus::ok);
-    CHECK(r.environment["hostname"] == "margine");
-    CHECK(r.environment["nproc"] == 12);
-    CHECK(r.environment["temp_start_c"] == 48.375);
-    CHECK(r.environment["temp_end_c"] == 48.375);
-    CHECK(r.environment["temp_sensor"] == "hwmon k10temp Tctl");
+    CHECK(core::to_json(r.environment)["hostname"] == "margine");
+    CHECK(core::to_json(r.environment)["nproc"] == 12);
+    CHECK(core::to_json(r.environment)["temp_start_c"] == 48.375);
+    CHECK(core::to_json(r.environment)["temp_end_c"] == 48.375);
+    CHECK(core::to_json(r.environment)["temp_sensor"] == "hwmon k10temp Tctl");
     REQUIRE(r.conditions.size() == 4);
     CHECK(core::to_json(r.conditions[3])["check"] == "temperature");
     CHECK(core::to_json(r.conditions[3])["found"] == "48.4 C (hwmon k10temp Tctl)");

@@ -16,6 +16,11 @@ inline core::RunResult run_of(const std::string& id, const std::string& target, 
     return r;
 }
 
+// An environment written as a result file holds it.
+inline core::EnvironmentRecord environment_of(const nlohmann::json& j) {
+    return core::environment_record_from_json(j, "a test's environment");
+}
+
 // 2026-07-01T10:00:0N+00:00, N the id's last character: runs "a-1", "b-2"...
 // start in the order of their numbers.
 inline std::string started_in_order(const std::string& id) {

@@ -11,7 +11,7 @@ RunResult run(const std::string& id, const std::string& target, nlohmann::json f
     RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.metrics.push_back({"lat", 10, "ms", Better::lower, "b"});
     if (!freq.is_null())
-        r.environment["cpu_freq_mhz"] = std::move(freq);
+        r.environment = bootbench::test::environment_of({{"cpu_freq_mhz", std::move(freq)}});
     return r;
 }
 
@@ -37,7 +37,7 @@ TEST_CASE("cpu frequency: a bench below 90% of its median over the target's runs
     // a's median is 2800: a-2 is 25% below; b runs slower throughout, which is no drop
     REQUIRE(drops.size() == 1);
     CHECK(drops["a-2"] == "CPU frequency during pipe averaged 2100 MHz, 25% below the median of a's runs (2800 MHz)");
-    runs[1].environment["cpu_freq_mhz"]["pipe"] = 2530.0; // 9.6% below: within the 10%
+    runs[1].environment.cpu_freq_mhz.set()["pipe"] = 2530.0; // 9.6% below: within the 10%
     CHECK(frequency_drops(pointers(runs)).empty());
 }
 

@@ -337,13 +337,13 @@ Report simulated_report(bool sandbox, bool quick) {
     for (int i = 0; i < 4; ++i)
         for (const char* t : {"stock", "fast"}) {
             RunResult r = run(std::string(t) + "-" + std::to_string(i + 1), t, t[0] == 's' ? 8.0 + i : 4.0 + i, 1);
-            r.environment["kernel_release"] = "6.8.9-300.fc40.x86_64";
+            r.environment.kernel_release = "6.8.9-300.fc40.x86_64";
             r.deployment.origin = std::string("sandbox:bootbench/") + t;
             r.deployment.version = "40.1";
             if (sandbox)
-                r.environment["sandbox"] = true;
+                r.environment.sandbox = true;
             if (quick)
-                r.environment["quick"] = true;
+                r.environment.quick = true;
             in.runs.push_back(r);
         }
     return build_report(in);

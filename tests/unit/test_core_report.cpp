@@ -15,7 +15,7 @@ RunResult run(const std::string& id, const std::string& target,
               nlohmann::json env = nlohmann::json::object()) {
     RunResult r = bootbench::test::run_of(id, target, "2026-07-01T10:00:" + std::string(id.size() < 4 ? "0" : "") +
                                                           id.substr(id.size() - 1) + "+00:00");
-    r.environment = std::move(env);
+    r.environment = bootbench::test::environment_of(env);
     for (auto& [key, value] : values)
         r.metrics.push_back({key, value, "ms", key == "ops" ? Better::higher : Better::lower, "b"});
     return r;
@@ -187,10 +187,10 @@ TEST_CASE("report: environment differences are warnings unless the experiment va
           "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment = {
+        r.environment = bootbench::test::environment_of({
             {"governor", r.target == "a" ? "performance" : "powersave"},
             {"mitigations", {{"spectre_v2", r.target == "a" ? "Mitigation" : "Vulnerable"}}},
-            {"cpu_model", nullptr}};
+            {"cpu_model", nullptr}});
     Report r = build_report(in);
     CHECK(has_warning(
         r, "CPU frequency governor (governor) differs between runs: 'performance' in a-1, a-2, "
@@ -208,10 +208,10 @@ TEST_CASE("report: environment differences are warnings unless the experiment va
 TEST_CASE("report: start temperatures more than 8 C apart are a warning", "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment["temp_start_c"] = r.target == "a" ? 45.0 : 53.0; // 8 C apart: fine
+        r.environment.temp_start_c = r.target == "a" ? 45.0 : 53.0; // 8 C apart: fine
     CHECK_FALSE(has_warning(build_report(in), "Start temperatures differ"));
     for (auto& r : in.runs)
-        r.environment["temp_start_c"] = r.target == "a" ? 45.0 : 54.0;
+        r.environment.temp_start_c = r.target == "a" ? 45.0 : 54.0;
     CHECK(has_warning(build_report(in),
                       "Start temperatures differ: median 54.0 C for b against 45.0 C for a"));
 }
@@ -219,17 +219,17 @@ TEST_CASE("report: start temperatures more than 8 C apart are a warning", "[repo
 TEST_CASE("report: the caption says machine, dates and conditions", "[report]") {
     ReportInput in = two_targets();
     for (auto& r : in.runs)
-        r.environment = {{"cpu_model", "Ryzen"},
-                         {"nproc", 12},
-                         {"governor", "performance"},
-                         {"smt", "on"},
-                         {"ac_power", true}};
+        r.environment = bootbench::test::environment_of({{"cpu_model", "Ryzen"},
+                                                         {"nproc", 12},
+                                                         {"governor", "performance"},
+                                                         {"smt", "on"},
+                                                         {"ac_power", true}});
     Report r = build_report(in);
     CHECK(r.caption.machine == "Ryzen, 12 CPUs");
     CHECK(r.caption.dates == "2026-07-01");
     CHECK(r.caption.conditions == "governor performance, SMT on, AC power yes");
     for (auto& run : in.runs)
-        run.environment["smt"] = "notsupported"; // the kernel's word
+        run.environment.smt = "notsupported"; // the kernel's word
     CHECK(build_report(in).caption.conditions == "governor performance, SMT not supported, AC power yes");
 }
 
@@ -408,7 +408,7 @@ TEST_CASE("report: runs that ended at the CPU's thermal limit are said to measur
           "[report]") {
     ReportInput in = two_targets(4);
     for (auto& r : in.runs)
-        r.environment["temp_end_c"] = 80.0;
+        r.environment.temp_end_c = 80.0;
     auto said = [](const Report& r) {
         for (const auto& w : r.warnings)
             if (w.find("thermal limit") != std::string::npos)
@@ -416,8 +416,8 @@ TEST_CASE("report: runs that ended at the CPU's thermal limit are said to measur
         return std::string();
     };
     CHECK(said(build_report(in)).empty());
-    in.runs[0].environment["temp_end_c"] = 100.1;
-    in.runs[3].environment["temp_end_c"] = 95.0; // the limit itself counts
+    in.runs[0].environment.temp_end_c = 100.1;
+    in.runs[3].environment.temp_end_c = 95.0; // the limit itself counts
     CHECK(said(build_report(in)) ==
           "2 of 8 runs ended at 95.0-100.1 C, at the CPU's thermal limit: their last benches ran throttled, so "
           "the results measure the cooling too. Shorter benches, or a cooler room, keep them below 95 C.");

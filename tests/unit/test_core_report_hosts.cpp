@@ -16,9 +16,9 @@ namespace {
 RunResult run(const std::string& id, const std::string& target, double lat, const std::string& machine,
               const std::string& hostname) {
     RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
-    r.environment = {{"hostname", hostname}, {"cpu_model", "CPU " + hostname}, {"nproc", 8}};
+    r.environment = bootbench::test::environment_of({{"hostname", hostname}, {"cpu_model", "CPU " + hostname}, {"nproc", 8}});
     if (!machine.empty())
-        r.environment["machine_id"] = machine;
+        r.environment.machine_id = machine;
     r.metrics.push_back({"lat", lat, "ms", Better::lower, "b"});
     return r;
 }
@@ -196,7 +196,7 @@ TEST_CASE("the renderers of a report across hosts") {
 TEST_CASE("a report across sandboxes says first that it is not a measurement") {
     ReportInput in = two_hosts();
     for (auto& r : in.runs)
-        r.environment["sandbox"] = true;
+        r.environment.sandbox = true;
     HostsReport r = build_hosts_report(in);
     std::string md = render_hosts_markdown(r, "report.svg");
     CHECK(md.rfind("# b vs a\n\n> **Not a measurement of the targets.** Simulated on a sandbox", 0) == 0);

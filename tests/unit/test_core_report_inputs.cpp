@@ -10,7 +10,7 @@ RunResult run(const std::string& target, std::vector<std::string> argv, BenchKin
     RunResult r;
     r.experiment = "lab";
     r.target = target;
-    r.environment["nproc"] = nproc;
+    r.environment.nproc = nproc;
     BenchRecord b;
     b.name = "b";
     b.kind = kind;
@@ -53,7 +53,7 @@ TEST_CASE("inputs of two experiments: each difference named with its folder", "[
     CHECK(differences({run("a", short_pipe), run("b", short_pipe)}, {run("a", long_pipe), run("b", other_pipe)}) ==
           std::vector<std::string>{"bench b of a: x -l 1000; y -l 5000", "bench b of b: x -l 1000; y -l 2000"});
     RunResult sandbox = run("a", short_pipe);
-    sandbox.environment["sandbox"] = true;
+    sandbox.environment.sandbox = true;
     CHECK(differences({run("a", short_pipe)}, {sandbox}) ==
           std::vector<std::string>{"runs: x measured; y sandbox simulation"});
     RunResult unnamed = run("a", short_pipe);

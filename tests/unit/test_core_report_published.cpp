@@ -175,10 +175,10 @@ TEST_CASE("published file: identity keys map onto the environment", "[report][pu
     CHECK(r.run_id == "margine-cachyos-1");
     CHECK(r.target == "margine-cachyos");
     CHECK(r.started_at == "2026-06-16T18:51:25+02:00");
-    CHECK(r.environment["kernel_release"] == "7.0.12-cachyos1.fc44.x86_64");
-    CHECK(r.environment["sched_ext_state"] == "disabled");
-    CHECK(r.environment["nproc"] == 12);
-    CHECK(r.environment["temp_start_c"] == 45.1);
+    CHECK(to_json(r.environment)["kernel_release"] == "7.0.12-cachyos1.fc44.x86_64");
+    CHECK(to_json(r.environment)["sched_ext_state"] == "disabled");
+    CHECK(to_json(r.environment)["nproc"] == 12);
+    CHECK(to_json(r.environment)["temp_start_c"] == 45.1);
     CHECK(r.metrics.size() == 8);
     CHECK_FALSE(r.find("sysbench_total_time_s")); // not a catalog metric
     REQUIRE(r.find("sched_pipe_ops_sec"));
@@ -268,4 +268,21 @@ TEST_CASE("published set: the system's figures (memory, processes) are neither r
     for (const auto& w : r.warnings)
         CHECK(w.find("mem_used_mib") == std::string::npos);
     CHECK(r.canaries.empty());
+}
+
+TEST_CASE("published file: an identity key of another type is refused, naming the file and the key",
+          "[report][published]") {
+    nlohmann::json j = {{"schema", "margine-bench-kernel/1"}, {"label", "a"}, {"sched_pipe_usecs_op", 4.5},
+                        {"nproc", "twelve"}};
+    try {
+        run_from_published(j, "x", "dir/x.json");
+        FAIL("no error");
+    } catch (const bootbench::Error& e) {
+        CHECK(e.code() == bootbench::ExitCode::bad_input);
+        CHECK(std::string(e.what()) == "dir/x.json: field 'nproc' must be an integer");
+    }
+    j["nproc"] = 12;
+    j["kernel"] = 7;
+    CHECK(error_of([&] { run_from_published(j, "x", "dir/x.json"); }) ==
+          "dir/x.json: field 'kernel' must be a string");
 }

@@ -1,6 +1,7 @@
 // A run's result as files store it: a real result from before the records
 // were typed reads field by field and writes back byte for byte the same JSON.
 #include "catch.hpp"
+#include "core/base/text.hpp"
 #include "core/result/run_result.hpp"
 #include "error_of.hpp"
 
@@ -14,12 +15,14 @@ namespace {
 
 const std::string kOldRun = std::string(TEST_DATA_DIR) + "/../fuzz/corpus/run-json/bootbench-run.json";
 
-nlohmann::json old_run() {
+std::string old_run_text() {
     std::ifstream in(kOldRun);
     std::stringstream s;
     s << in.rdbuf();
-    return nlohmann::json::parse(s.str());
+    return s.str();
 }
+
+nlohmann::json old_run() { return nlohmann::json::parse(old_run_text()); }
 
 ConditionRecord condition(const nlohmann::json& j) {
     return condition_record_from_json(j, "r.json: conditions[0]");
@@ -92,4 +95,57 @@ TEST_CASE("an image target's run names its image as the state recorded it, unkno
                                     {{"signed_by", "a later version"}}});
     CHECK(to_json(r) == j);
     CHECK_FALSE(run_result_from_json(old_run(), kOldRun).image);
+}
+
+TEST_CASE("an old result's environment reads as a typed record, field by field") {
+    EnvironmentRecord e = run_result_from_json(old_run(), kOldRun).environment;
+    CHECK(e.kernel_release.value == "6.18.44-fc-v1147");
+    CHECK(e.nproc.value == 2);
+    CHECK(e.smt.value == "notsupported");
+    REQUIRE(e.mitigations.value);
+    CHECK(e.mitigations.value->size() == 19);
+    CHECK(e.mitigations.value->at("retbleed") == "Vulnerable");
+    // null (probed, the machine has none) and absent (from before the key) stay apart
+    CHECK(e.governor.present);
+    CHECK_FALSE(e.governor.value);
+    CHECK_FALSE(e.energy.present);
+    CHECK_FALSE(e.sandbox.present);
+    CHECK(e.unknown.empty());
+}
+
+TEST_CASE("an old result's file is written back byte for byte") {
+    std::string text = old_run_text();
+    RunResult r = run_result_from_json(nlohmann::json::parse(text), kOldRun);
+    CHECK(json_text(to_json(r), 2) + "\n" == text);
+    nlohmann::json env = nlohmann::json::parse(text)["environment"];
+    CHECK(json_text(to_json(environment_record_from_json(env, kOldRun))) == json_text(env));
+}
+
+TEST_CASE("an environment's keys this version does not know are kept, and every field reads back") {
+    nlohmann::json j = old_run()["environment"];
+    j.update({{"energy", "no RAPL: no powercap"}, {"boot_finish_monotonic_us", 19750000},
+              {"cpu_freq_mhz", {{"pipe", 2800.5}}}, {"sandbox", true}, {"first_boot_after_switch", false},
+              {"governor", {{"policy0", "performance"}, {"policy1", "powersave"}}}, {"sched_bore", "on"},
+              {"temp_start_c", 48.375}, {"psi", {{"cpu", 0.1}}}});
+    EnvironmentRecord e = environment_record_from_json(j, "r.json: environment");
+    CHECK(e.unknown == nlohmann::json{{"psi", {{"cpu", 0.1}}}});
+    CHECK(e.cpu_freq_mhz.value == std::map<std::string, double>{{"pipe", 2800.5}});
+    CHECK(e.first_boot_after_switch.value == false);
+    CHECK(to_json(e) == j);
+    CHECK(environment_record_from_json(to_json(e), "again") == e);
+}
+
+TEST_CASE("an environment field of another type is refused, naming the run and the field") {
+    nlohmann::json j = old_run();
+    j["environment"]["nproc"] = "two";
+    CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
+          "runs/a-1.json: environment: field 'nproc' must be an integer");
+    j = old_run();
+    j["environment"]["mitigations"]["retbleed"] = 1;
+    CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
+          "runs/a-1.json: environment: field 'mitigations' must be an object of strings");
+    j = old_run();
+    j["environment"]["sandbox"] = "yes";
+    CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
+          "runs/a-1.json: environment: field 'sandbox' must be a boolean");
 }

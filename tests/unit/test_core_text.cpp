@@ -80,14 +80,15 @@ TEST_CASE("with_valid_text makes every string of a run valid UTF-8", "[text]") {
     b.reason = "exited with status 3: \xc3";
     r.benches = {b};
     r.missing = {{"k", "could not run: \xff"}};
-    r.environment = {{"hostname", "h\xff"}, {"mitigations", {{"x\xff", "y\xfe"}}}};
+    r.environment.hostname = "h\xff";
+    r.environment.mitigations = std::map<std::string, std::string>{{"x\xff", "y\xfe"}};
     RunResult v = with_valid_text(r);
     CHECK(v.failure == "bad " + kFffd);
     CHECK(v.deployment.origin == "/path/" + kFffd);
     CHECK(v.benches[0].argv[2] == "printf '" + kFffd + "'");
     CHECK(v.benches[0].reason == "exited with status 3: " + kFffd);
     CHECK(v.missing[0].reason == "could not run: " + kFffd);
-    CHECK(v.environment["hostname"] == "h" + kFffd);
-    CHECK(v.environment["mitigations"]["x" + kFffd] == "y" + kFffd);
+    CHECK(to_json(v.environment)["hostname"] == "h" + kFffd);
+    CHECK(to_json(v.environment)["mitigations"]["x" + kFffd] == "y" + kFffd);
     CHECK_NOTHROW(to_json(v).dump());
 }

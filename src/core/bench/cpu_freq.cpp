@@ -15,12 +15,9 @@ using Averages = std::map<std::string, std::vector<std::pair<std::string, double
 std::map<std::string, Averages> by_target(const std::vector<const RunResult*>& runs) {
     std::map<std::string, Averages> out;
     for (const RunResult* r : runs) {
-        auto it = r->environment.find("cpu_freq_mhz");
-        if (it == r->environment.end() || !it->is_object())
-            continue;
-        for (const auto& [bench, mhz] : it->items())
-            if (mhz.is_number())
-                out[r->target][bench].push_back({r->run_id, mhz.get<double>()});
+        if (const auto& freq = r->environment.cpu_freq_mhz.value)
+            for (const auto& [bench, mhz] : *freq)
+                out[r->target][bench].push_back({r->run_id, mhz});
     }
     return out;
 }

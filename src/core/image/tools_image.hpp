@@ -46,7 +46,7 @@ struct ToolsImage {
     PodmanStore store; // where it was found
 };
 
-// What the result's environment records ("tools_image"): the reference and
+// What the result's environment records (EnvironmentRecord::tools_image): the reference and
 // the image ID, so that two runs with different bytes are told apart.
 std::string describe(const ToolsImage& t);
 

@@ -10,12 +10,25 @@ namespace bootbench::core {
 
 namespace {
 
-// Published identity key -> bootbench-run/1 environment key.
-const std::pair<const char*, const char*> kIdentity[] = {
-    {"kernel", "kernel_release"}, {"cpu_model", "cpu_model"},       {"nproc", "nproc"},
-    {"governor", "governor"},     {"scx_state", "sched_ext_state"}, {"bore", "sched_bore"},
-    {"hostname", "hostname"},     {"temp_start_c", "temp_start_c"}, {"temp_end_c", "temp_end_c"},
+// Published identity key -> the bootbench-run/1 environment field it fills.
+const std::pair<const char*, EnvField> kIdentity[] = {
+    {"kernel", EnvField::kernel_release},   {"cpu_model", EnvField::cpu_model},
+    {"nproc", EnvField::nproc},             {"governor", EnvField::governor},
+    {"scx_state", EnvField::sched_ext_state}, {"bore", EnvField::sched_bore},
+    {"hostname", EnvField::hostname},       {"temp_start_c", EnvField::temp_start_c},
+    {"temp_end_c", EnvField::temp_end_c},
 };
+
+// The identity keys as the environment's fields; a key of another type than
+// its field is refused, naming the file and the key.
+void read_identity(const nlohmann::json& j, const std::string& where, EnvironmentRecord& env) {
+    try {
+        for (const auto& [from, to] : kIdentity)
+            read_field(env, to, j, from, where);
+    } catch (const Error& e) {
+        throw input_error(e.what());
+    }
+}
 
 void fail(const std::string& where, const std::string& what) {
     throw input_error(where + ": " + what);
@@ -92,8 +105,7 @@ RunResult run_from_published(const nlohmann::json& j, const std::string& run_id,
     r.target = j["label"].get<std::string>();
     if (j.contains("date") && j["date"].is_string())
         r.started_at = j["date"].get<std::string>();
-    for (const auto& [from, to] : kIdentity)
-        r.environment[to] = j.contains(from) ? j[from] : nlohmann::json(nullptr);
+    read_identity(j, where, r.environment);
     read_metrics(j, where, r);
     if (r.metrics.empty())
         fail(where, "no known metric (expected keys such as sched_pipe_usecs_op)");

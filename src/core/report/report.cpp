@@ -128,8 +128,8 @@ void note_layering(TargetReport& t, const RunResult& r) {
 }
 
 void note_system(TargetReport& t, const RunResult& r) {
-    if (auto k = r.environment.find("kernel_release"); k != r.environment.end() && k->is_string())
-        add_once(t.kernels, ascii_safe(k->get<std::string>()));
+    if (const auto& kernel = r.environment.kernel_release.value)
+        add_once(t.kernels, ascii_safe(*kernel));
     const DeploymentRecord& d = r.deployment;
     add_once(t.deployments, ascii_safe(d.origin + (d.version.empty() ? "" : " (" + d.version + ")")));
     note_commands(t.commands, r);

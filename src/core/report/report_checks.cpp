@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <span>
 #include <string_view>
 
 namespace bootbench::core {
@@ -17,22 +18,22 @@ namespace bootbench::core {
 namespace {
 
 struct EnvKey {
-    const char* key;
+    EnvField field;
     const char* name; // what a reader calls it
 };
 
 // Differences in these make runs incomparable unless the experiment varies them.
 const EnvKey kCompared[] = {
-    {"governor", "CPU frequency governor"},
-    {"epp", "energy/performance preference"},
-    {"sched_ext_state", "sched_ext state"},
-    {"sched_ext_ops", "sched_ext scheduler"},
-    {"smt", "SMT"},
-    {"mitigations", "CPU vulnerability mitigations"},
-    {"nproc", "CPU count"},
-    {"cpu_model", "CPU model"},
-    {"ac_power", "AC power"},
-    {"tools_image", "benchmark tools image"},
+    {EnvField::governor, "CPU frequency governor"},
+    {EnvField::epp, "energy/performance preference"},
+    {EnvField::sched_ext_state, "sched_ext state"},
+    {EnvField::sched_ext_ops, "sched_ext scheduler"},
+    {EnvField::smt, "SMT"},
+    {EnvField::mitigations, "CPU vulnerability mitigations"},
+    {EnvField::nproc, "CPU count"},
+    {EnvField::cpu_model, "CPU model"},
+    {EnvField::ac_power, "AC power"},
+    {EnvField::tools_image, "benchmark tools image"},
 };
 
 std::string display(const nlohmann::json& v) {
@@ -60,20 +61,19 @@ std::string run_list(const std::vector<std::string>& runs, size_t total = 0) {
     return s;
 }
 
-// The distinct non-null values of an environment key, each with its runs.
+// The distinct non-null values of an environment field, each with its runs.
 // Compared as JSON values, not as text: thousands of runs share a few values.
-using ValueGroups = std::vector<std::pair<const nlohmann::json*, std::vector<const RunResult*>>>;
+using ValueGroups = std::vector<std::pair<nlohmann::json, std::vector<const RunResult*>>>;
 
-ValueGroups group_by_value(const std::vector<const RunResult*>& runs, const std::string& key) {
+ValueGroups group_by_value(const std::vector<const RunResult*>& runs, EnvField field) {
     ValueGroups groups;
     for (const RunResult* r : runs) {
-        auto it = r->environment.find(key);
-        if (it == r->environment.end() || it->is_null())
+        nlohmann::json value = value_of(r->environment, field);
+        if (value.is_null())
             continue;
-        auto g = std::find_if(groups.begin(), groups.end(),
-                              [&](const auto& x) { return *x.first == *it; });
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == value; });
         if (g == groups.end())
-            g = groups.insert(groups.end(), {&*it, {}});
+            g = groups.emplace(groups.end(), std::move(value), std::vector<const RunResult*>{});
         g->second.push_back(r);
     }
     return groups;
@@ -82,28 +82,21 @@ ValueGroups group_by_value(const std::vector<const RunResult*>& runs, const std:
 void environment_warnings(const std::vector<const RunResult*>& runs,
                           const std::set<std::string>& varied, std::vector<std::string>& out) {
     for (const auto& k : kCompared) {
-        if (varied.count(k.key))
+        if (varied.count(key_of(k.field)))
             continue;
-        auto groups = group_by_value(runs, k.key);
+        auto groups = group_by_value(runs, k.field);
         if (groups.size() < 2)
             continue;
-        std::string s = std::string(k.name) + " (" + k.key + ") differs between runs:";
+        std::string s = std::string(k.name) + " (" + key_of(k.field) + ") differs between runs:";
         for (const auto& [value, group] : groups) {
             std::vector<std::string> ids;
             for (size_t i = 0; i < group.size() && i <= 4; ++i)
                 ids.push_back(group[i]->run_id);
-            s += " '" + display(*value) + "' in " + run_list(ids, group.size()) + ";";
+            s += " '" + display(value) + "' in " + run_list(ids, group.size()) + ";";
         }
         s.back() = '.';
         out.push_back(s + " Only the deployment should differ: fix the setting and run again.");
     }
-}
-
-std::optional<double> env_number(const RunResult& r, const char* key) {
-    auto it = r.environment.find(key);
-    if (it != r.environment.end() && it->is_number())
-        return it->get<double>();
-    return std::nullopt;
 }
 
 void temperature_warning(const Report& report, const std::vector<const RunResult*>& runs,
@@ -112,7 +105,7 @@ void temperature_warning(const Report& report, const std::vector<const RunResult
     for (const auto& t : report.targets) {
         std::vector<double> temps;
         for (const RunResult* r : runs)
-            if (auto c = env_number(*r, "temp_start_c"); c && r->target == t.name)
+            if (auto c = r->environment.temp_start_c.value; c && r->target == t.name)
                 temps.push_back(*c);
         if (!temps.empty())
             medians.emplace_back(t.name, median(temps));
@@ -135,7 +128,7 @@ void temperature_warning(const Report& report, const std::vector<const RunResult
 void hot_end_warning(const std::vector<const RunResult*>& runs, std::vector<std::string>& out) {
     std::vector<double> hot;
     for (const RunResult* r : runs)
-        if (auto c = env_number(*r, "temp_end_c"); c && *c >= kHotEndC)
+        if (auto c = r->environment.temp_end_c.value; c && *c >= kHotEndC)
             hot.push_back(*c);
     if (hot.empty())
         return;
@@ -387,26 +380,27 @@ void iteration_warnings(const std::vector<const RunResult*>& runs, std::vector<s
     }
 }
 
-// "a / b" of the distinct values of an environment key, "" when no run has it.
-std::string distinct_values(const std::vector<const RunResult*>& runs, const char* key) {
+// "a / b" of the distinct values of an environment field, "" when no run has it.
+std::string distinct_values(const std::vector<const RunResult*>& runs, EnvField field) {
     std::set<std::string> values;
-    for (const auto& [value, group] : group_by_value(runs, key))
-        values.insert(display(*value));
+    for (const auto& [value, group] : group_by_value(runs, field))
+        values.insert(display(value));
     std::string s;
     for (const auto& v : values)
         s += (s.empty() ? "" : " / ") + v;
     return s;
 }
 
-// Kernel argument prefix -> the environment keys it changes.
-const std::pair<const char*, std::vector<const char*>> kKargEffects[] = {
-    {"mitigations", {"mitigations"}},    {"nospectre", {"mitigations"}},
-    {"spectre", {"mitigations"}},        {"pti", {"mitigations"}},
-    {"nopti", {"mitigations"}},          {"mds", {"mitigations"}},
-    {"retbleed", {"mitigations"}},       {"nosmt", {"smt", "nproc"}},
-    {"smt", {"smt", "nproc"}},           {"maxcpus", {"nproc", "smt"}},
-    {"nr_cpus", {"nproc", "smt"}},       {"cpufreq", {"governor", "epp"}},
-    {"amd_pstate", {"governor", "epp"}}, {"intel_pstate", {"governor", "epp"}},
+// Kernel argument prefix -> the environment fields it changes.
+constexpr EnvField kMitigations[] = {EnvField::mitigations};
+constexpr EnvField kCpus[] = {EnvField::smt, EnvField::nproc};
+constexpr EnvField kFrequency[] = {EnvField::governor, EnvField::epp};
+const std::pair<const char*, std::span<const EnvField>> kKargEffects[] = {
+    {"mitigations", kMitigations}, {"nospectre", kMitigations}, {"spectre", kMitigations},
+    {"pti", kMitigations},         {"nopti", kMitigations},     {"mds", kMitigations},
+    {"retbleed", kMitigations},    {"nosmt", kCpus},            {"smt", kCpus},
+    {"maxcpus", kCpus},            {"nr_cpus", kCpus},          {"cpufreq", kFrequency},
+    {"amd_pstate", kFrequency},    {"intel_pstate", kFrequency},
 };
 
 } // namespace
@@ -417,7 +411,8 @@ std::set<std::string> varied_environment_keys(const Experiment& e) {
         for (const auto& karg : t.kargs)
             for (const auto& [prefix, effects] : kKargEffects)
                 if (karg.rfind(prefix, 0) == 0)
-                    keys.insert(effects.begin(), effects.end());
+                    for (EnvField field : effects)
+                        keys.insert(key_of(field));
     return keys;
 }
 
@@ -438,17 +433,16 @@ std::vector<std::string> comparability_warnings(const Report& report,
     return out;
 }
 
-bool any_run_says(const std::vector<const RunResult*>& runs, const char* key) {
-    return std::any_of(runs.begin(), runs.end(), [&](const RunResult* r) {
-        auto v = r->environment.find(key);
-        return v != r->environment.end() && *v == true;
-    });
+bool any_run_says(const std::vector<const RunResult*>& runs, Recorded<bool> EnvironmentRecord::*field) {
+    return std::any_of(runs.begin(), runs.end(),
+                       [&](const RunResult* r) { return (r->environment.*field).value == true; });
 }
 
 // What a reader must know before any number: the runs were no measurement
 // of the targets' systems (sandbox), or of shortened benches (--quick).
 void set_provenance(Caption& c, const std::vector<const RunResult*>& included) {
-    bool sandbox = any_run_says(included, "sandbox"), quick = any_run_says(included, "quick");
+    bool sandbox = any_run_says(included, &EnvironmentRecord::sandbox);
+    bool quick = any_run_says(included, &EnvironmentRecord::quick);
     c.provenance_tag = std::string(sandbox ? "sandbox simulation" : "") + (sandbox && quick ? ", " : "") +
                        (quick ? "--quick rehearsal" : "");
     std::string s = sandbox ? "Simulated on a sandbox (bootbench simulate): every target ran on the kernel "
@@ -461,10 +455,10 @@ void set_provenance(Caption& c, const std::vector<const RunResult*>& included) {
 
 Caption make_caption(const std::vector<const RunResult*>& included) {
     Caption c;
-    c.machine = distinct_values(included, "cpu_model");
-    if (std::string n = distinct_values(included, "nproc"); !n.empty())
+    c.machine = distinct_values(included, EnvField::cpu_model);
+    if (std::string n = distinct_values(included, EnvField::nproc); !n.empty())
         c.machine += (c.machine.empty() ? "" : ", ") + n + " CPUs";
-    if (std::string p = distinct_values(included, "dmi_product"); !p.empty())
+    if (std::string p = distinct_values(included, EnvField::dmi_product); !p.empty())
         c.machine = p + (c.machine.empty() ? "" : " (" + c.machine + ")");
     std::set<std::string> dates;
     for (const RunResult* r : included)
@@ -472,13 +466,13 @@ Caption make_caption(const std::vector<const RunResult*>& included) {
             dates.insert(ascii_safe(r->started_at.substr(0, 10)));
     if (!dates.empty())
         c.dates = *dates.begin() + (dates.size() > 1 ? " to " + *dates.rbegin() : "");
-    const std::pair<const char*, const char*> shown[] = {{"governor", "governor"},
-                                                         {"sched_ext_state", "sched_ext"},
-                                                         {"smt", "SMT"},
-                                                         {"ac_power", "AC power"},
-                                                         {"tools_image", "tools"}};
-    for (const auto& [key, name] : shown)
-        if (std::string v = distinct_values(included, key); !v.empty())
+    const std::pair<EnvField, const char*> shown[] = {{EnvField::governor, "governor"},
+                                                      {EnvField::sched_ext_state, "sched_ext"},
+                                                      {EnvField::smt, "SMT"},
+                                                      {EnvField::ac_power, "AC power"},
+                                                      {EnvField::tools_image, "tools"}};
+    for (const auto& [field, name] : shown)
+        if (std::string v = distinct_values(included, field); !v.empty())
             c.conditions += (c.conditions.empty() ? "" : ", ") + std::string(name) + " " + v;
     set_provenance(c, included);
     return c;

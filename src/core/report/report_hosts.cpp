@@ -13,16 +13,15 @@ namespace bootbench::core {
 
 namespace {
 
-std::string env_text(const RunResult& r, const char* key) {
-    auto it = r.environment.find(key);
-    return it != r.environment.end() && it->is_string() ? ascii_safe(it->get<std::string>()) : "";
+std::string text_of(const Recorded<std::string>& field) {
+    return field.value ? ascii_safe(*field.value) : "";
 }
 
 // Runs grouped by machine id, in the order the ids sort.
 std::map<std::string, std::vector<RunResult>> split_by_host(const std::vector<RunResult>& runs) {
     std::map<std::string, std::vector<RunResult>> out;
     for (const auto& r : runs)
-        out[env_text(r, "machine_id")].push_back(r);
+        out[text_of(r.environment.machine_id)].push_back(r);
     return out;
 }
 
@@ -226,11 +225,11 @@ void warn_hosts(HostsReport& r) {
 
 HostIdentity host_of(const RunResult& r) {
     HostIdentity h;
-    h.id = env_text(r, "machine_id");
-    h.hostname = env_text(r, "hostname");
-    h.cpu_model = env_text(r, "cpu_model");
-    if (auto it = r.environment.find("nproc"); it != r.environment.end() && it->is_number_integer())
-        h.cpus = it->get<int>();
+    h.id = text_of(r.environment.machine_id);
+    h.hostname = text_of(r.environment.hostname);
+    h.cpu_model = text_of(r.environment.cpu_model);
+    if (r.environment.nproc.value)
+        h.cpus = static_cast<int>(*r.environment.nproc.value);
     return h;
 }
 

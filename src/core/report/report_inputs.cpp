@@ -62,11 +62,11 @@ void differ_benches(std::vector<std::string>& out, const InputExperiment& a, con
 RunResult benches_per_cpu(const RunResult& r) {
     RunResult out;
     out.benches = r.benches;
-    auto n = r.environment.find("nproc");
-    if (n == r.environment.end() || !n->is_number_integer())
+    const std::optional<long long>& n = r.environment.nproc.value;
+    if (!n)
         return out;
     for (auto& b : out.benches)
-        bench_kind(b.kind).per_cpu_argv(b.argv, static_cast<int>(n->get<long long>()));
+        bench_kind(b.kind).per_cpu_argv(b.argv, static_cast<int>(*n));
     return out;
 }
 

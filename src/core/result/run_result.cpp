@@ -103,7 +103,7 @@ RunResult with_valid_text(RunResult r) {
     for (auto& m : r.missing)
         for (std::string* s : {&m.key, &m.reason})
             make_valid(*s);
-    r.environment = valid_utf8_strings(std::move(r.environment));
+    r.environment = with_valid_text(std::move(r.environment));
     for (auto& c : r.conditions) {
         for (std::string* s : {&c.wanted, &c.found, &c.detail})
             make_valid(*s);
@@ -158,7 +158,7 @@ nlohmann::json to_json(const RunResult& r) {
             {"deployment",
              {{"stateroot", d.stateroot}, {"checksum", d.checksum}, {"serial", d.serial},
               {"origin", d.origin}, {"version", d.version}}},
-            {"environment", r.environment},
+            {"environment", to_json(r.environment)},
             {"conditions", conditions_to_json(r.conditions)},
             {"benches", benches},
             {"metrics", metrics},
@@ -189,7 +189,8 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
                       d.str_or("origin", ""), d.str_or("version", ""),
                       d.has("layered") ? layering_from_json(d.object("layered"), where + ": deployment.layered")
                                        : Layering{}};
-    out.environment = r.has("environment") ? r.object("environment") : nlohmann::json::object();
+    if (r.has("environment"))
+        out.environment = environment_record_from_json(r.object("environment"), where + ": environment");
     if (r.has("conditions"))
         for (const auto& c : r.array("conditions"))
             out.conditions.push_back(condition_record_from_json(c, where + ": conditions[" + std::to_string(out.conditions.size()) + "]"));

@@ -1,20 +1,13 @@
 #pragma once
 // One run's result: schema "bootbench-run/1", one JSON file per run, with
 // the raw logs in a folder of the same name beside it.
-//
-// environment: an object whose keys are fixed here so that the report can
-// compare runs; a value the machine does not have is null, never an error:
-//   kernel_release, kernel_version, cmdline, cpu_model, nproc, smt,
-//   governor (string when every policy agrees, else object policy -> value),
-//   epp (likewise), mitigations (object vulnerability -> text),
-//   sched_ext_state, sched_ext_ops, sched_bore, ac_power, dmi_product,
-//   hostname, boot_id, temp_start_c, temp_end_c, temp_sensor,
-//   energy ("RAPL: intel-rapl:0 ..." or "no RAPL: why", set by the suite)
+
 #include "core/host/canaries.hpp"
 #include "core/host/condition_record.hpp"
 #include "core/experiment/experiment.hpp"
 #include "core/host/layering.hpp"
 #include "core/image/image_record.hpp"
+#include "core/result/environment_record.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -81,7 +74,7 @@ struct RunResult {
     RunStatus status = RunStatus::ok;
     std::string failure; // why status is failed, for a reader
     DeploymentRecord deployment;
-    nlohmann::json environment = nlohmann::json::object();
+    EnvironmentRecord environment;
     std::vector<ConditionRecord> conditions; // gate decisions, in order
     std::vector<BenchRecord> benches;
     std::vector<Metric> metrics;

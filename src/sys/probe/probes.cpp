@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/utsname.h>
 #include <sys/xattr.h>
@@ -13,10 +14,6 @@ namespace bootbench::sys {
 namespace {
 
 using nlohmann::json;
-
-json or_null(const std::optional<std::string>& v) {
-    return v ? json(*v) : json(nullptr);
-}
 
 // Splits "policy10" into ("policy", 10) so that names sort numerically.
 std::pair<std::string, long> split_number(const std::string& name) {
@@ -41,44 +38,41 @@ std::optional<std::string> cpuinfo_field(const fs::path& root, const std::string
     return std::nullopt;
 }
 
-json nproc_of(const fs::path& root) {
+std::optional<long long> nproc_of(const fs::path& root) {
     if (auto online = read_probe(root / "sys/devices/system/cpu/online"))
         if (auto n = count_cpu_list(*online))
             return *n;
-    return nullptr;
+    return std::nullopt;
 }
 
 // A string when every cpufreq policy agrees, else an object policy -> value.
-json per_policy(const fs::path& root, const std::string& file) {
+std::optional<json> per_policy(const fs::path& root, const std::string& file) {
     json values = json::object();
     for (const auto& dir : probe_dirs(root / "sys/devices/system/cpu/cpufreq", "policy"))
         if (auto v = read_probe(dir / file))
             values[dir.filename().string()] = *v;
     if (values.empty())
-        return nullptr;
+        return std::nullopt;
     bool same = std::all_of(values.begin(), values.end(),
                             [&](const json& v) { return v == values.begin().value(); });
     return same ? values.begin().value() : values;
 }
 
-json mitigations_of(const fs::path& root) {
-    json out = json::object();
+std::optional<std::map<std::string, std::string>> mitigations_of(const fs::path& root) {
+    std::map<std::string, std::string> out;
     std::error_code ec;
     fs::path dir = root / "sys/devices/system/cpu/vulnerabilities";
     for (const auto& e : fs::directory_iterator(dir, ec))
         if (auto v = read_probe(e.path()))
             out[e.path().filename().string()] = *v;
-    return out.empty() ? json(nullptr) : out;
+    if (out.empty())
+        return std::nullopt;
+    return out;
 }
 
-json ac_power_of(const fs::path& root) {
-    auto online = mains_online(root);
-    return online ? json(*online) : json(nullptr);
-}
-
-json number_or_null(const std::optional<std::string>& v) {
+std::optional<json> number_or_text(const std::optional<std::string>& v) {
     if (!v)
-        return nullptr;
+        return std::nullopt;
     if (auto n = core::parse_number(*v))
         return *n;
     return *v;
@@ -157,27 +151,27 @@ std::optional<int> count_cpu_list(const std::string& list) {
     return count > 0 ? std::optional<int>(count) : std::nullopt;
 }
 
-json probe_environment(const fs::path& root) {
-    json env;
-    env["kernel_release"] = or_null(read_probe(root / "proc/sys/kernel/osrelease"));
-    env["kernel_version"] = or_null(read_probe(root / "proc/sys/kernel/version"));
-    env["cmdline"] = or_null(read_probe(root / "proc/cmdline"));
-    env["cpu_model"] = or_null(cpuinfo_field(root, "model name"));
-    env["nproc"] = nproc_of(root);
-    env["smt"] = or_null(read_probe(root / "sys/devices/system/cpu/smt/control"));
-    env["governor"] = per_policy(root, "scaling_governor");
-    env["epp"] = per_policy(root, "energy_performance_preference");
-    env["mitigations"] = mitigations_of(root);
-    env["sched_ext_state"] = or_null(read_probe(root / "sys/kernel/sched_ext/state"));
-    env["sched_ext_ops"] = or_null(read_probe(root / "sys/kernel/sched_ext/root/ops"));
-    env["sched_bore"] = number_or_null(read_probe(root / "proc/sys/kernel/sched_bore"));
-    env["ac_power"] = ac_power_of(root);
-    env["dmi_product"] = or_null(read_probe(root / "sys/class/dmi/id/product_name"));
-    env["hostname"] = or_null(read_probe(root / "proc/sys/kernel/hostname"));
-    env["boot_id"] = or_null(read_probe(root / "proc/sys/kernel/random/boot_id"));
-    env["temp_start_c"] = nullptr;
-    env["temp_end_c"] = nullptr;
-    env["temp_sensor"] = nullptr;
+core::EnvironmentRecord probe_environment(const fs::path& root) {
+    core::EnvironmentRecord env;
+    env.kernel_release = read_probe(root / "proc/sys/kernel/osrelease");
+    env.kernel_version = read_probe(root / "proc/sys/kernel/version");
+    env.cmdline = read_probe(root / "proc/cmdline");
+    env.cpu_model = cpuinfo_field(root, "model name");
+    env.nproc = nproc_of(root);
+    env.smt = read_probe(root / "sys/devices/system/cpu/smt/control");
+    env.governor = per_policy(root, "scaling_governor");
+    env.epp = per_policy(root, "energy_performance_preference");
+    env.mitigations = mitigations_of(root);
+    env.sched_ext_state = read_probe(root / "sys/kernel/sched_ext/state");
+    env.sched_ext_ops = read_probe(root / "sys/kernel/sched_ext/root/ops");
+    env.sched_bore = number_or_text(read_probe(root / "proc/sys/kernel/sched_bore"));
+    env.ac_power = mains_online(root);
+    env.dmi_product = read_probe(root / "sys/class/dmi/id/product_name");
+    env.hostname = read_probe(root / "proc/sys/kernel/hostname");
+    env.boot_id = read_probe(root / "proc/sys/kernel/random/boot_id");
+    env.temp_start_c = std::nullopt; // the suite's Sensors fill these
+    env.temp_end_c = std::nullopt;
+    env.temp_sensor = std::nullopt;
     return env;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Probes of /proc and /sys under a root folder (tests: a fake tree). A file
 // the machine does not have is an absent value, never an error.
+#include "core/result/environment_record.hpp"
+
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +34,9 @@ std::optional<int> count_cpu_list(const std::string& list);
 // any one is; nullopt when the machine reports none (a desktop or a VM).
 std::optional<bool> mains_online(const fs::path& root);
 
-// The environment keys documented in core/result/run_result.hpp, except the
-// temperatures (the suite adds those from its Sensors): null when absent.
-nlohmann::json probe_environment(const fs::path& root);
+// The environment's probed fields (core::EnvironmentRecord), each null where
+// the machine has none; the temperatures present and null (the suite adds
+// them from its Sensors).
+core::EnvironmentRecord probe_environment(const fs::path& root);
 
 } // namespace bootbench::sys

@@ -232,7 +232,7 @@ void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
 
 void add(core::RunResult& r, BenchRun run) {
     if (run.freq_mhz) // absent where there is no cpufreq
-        r.environment["cpu_freq_mhz"][run.record.name] = *run.freq_mhz;
+        r.environment.cpu_freq_mhz.set()[run.record.name] = *run.freq_mhz;
     r.benches.push_back(std::move(run.record));
     add_metrics(r, run.metrics);
 }
@@ -307,11 +307,11 @@ core::RunResult start_result(const SuiteRequest& req, Clock& clock) {
 // nullopt for the host's tools. Throws when it cannot be used.
 std::optional<core::ToolsImage> tools_of(const core::Experiment& e, core::RunResult& r, RunLog* log) {
     if (e.tools_image.empty()) {
-        r.environment["tools_image"] = "host";
+        r.environment.tools_image = "host";
         return std::nullopt;
     }
     core::ToolsImage t = resolve_tools_image(e.tools_image);
-    r.environment["tools_image"] = core::describe(t);
+    r.environment.tools_image = core::describe(t);
     tell(log, Weight::detail, "tools: " + core::describe(t));
     return t;
 }
@@ -366,9 +366,9 @@ double sleep_offset_s(Clock& clock) { return clock.since_boot_s() - clock.monoto
 void run_measured(const SuiteRequest& req, core::RunResult& r, const InterruptWatch& watch, Clock& clock,
                   const std::vector<std::string>& updates_running) {
     add_metrics(r, probe_system_metrics(req.probe_root));
-    r.environment["benches_start_monotonic_us"] = static_cast<uint64_t>(clock.monotonic_s() * 1e6);
+    r.environment.benches_start_monotonic_us = static_cast<long long>(clock.monotonic_s() * 1e6);
     RaplMeter rapl(req.probe_root);
-    r.environment["energy"] = rapl.describe();
+    r.environment.energy = rapl.describe();
     CanaryWatch canaries(req.probe_root);
     double asleep_before = sleep_offset_s(clock);
     run_benches(req, r, watch, rapl.available() ? &rapl : nullptr);
@@ -393,9 +393,9 @@ BootMeasurement boot_of(const SuiteRequest& req, Clock& clock, const InterruptWa
 }
 
 void record_boot(core::RunResult& r, const BootMeasurement& boot) {
-    r.environment["boot_times"] = boot.described;
+    r.environment.boot_times = boot.described;
     if (boot.finish_monotonic_us)
-        r.environment["boot_finish_monotonic_us"] = boot.finish_monotonic_us;
+        r.environment.boot_finish_monotonic_us = static_cast<long long>(boot.finish_monotonic_us);
     add_metrics(r, boot.metrics);
 }
 
@@ -411,10 +411,10 @@ std::string met_line(const GateOutcome& out) {
     return met.empty() ? "" : "conditions: met: " + met;
 }
 
-void record_temperature(core::RunResult& r, const char* key, const std::optional<TempReading>& t) {
-    r.environment[key] = t ? nlohmann::json(t->celsius) : nlohmann::json(nullptr);
+void record_temperature(core::RunResult& r, core::Recorded<double>& field, const std::optional<TempReading>& t) {
+    field = t ? std::optional<double>(t->celsius) : std::nullopt;
     if (t)
-        r.environment["temp_sensor"] = t->sensor;
+        r.environment.temp_sensor = t->sensor;
 }
 
 } // namespace
@@ -433,7 +433,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
         tell(request.log, Weight::detail, met);
     r.environment = probe_environment(request.probe_root);
     record_boot(r, boot);
-    record_temperature(r, "temp_start_c",
+    record_temperature(r, r.environment.temp_start_c,
                        gate.start_temp ? gate.start_temp : sensors.cpu_temperature());
     if (gate.failure.empty()) {
         run_measured(request, r, watch, clock, gate.updates_running);
@@ -441,7 +441,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
         r.failure = gate.failure;
         skip_all(r, request.experiment->benches, gate.failure, online_cpus());
     }
-    record_temperature(r, "temp_end_c", sensors.cpu_temperature());
+    record_temperature(r, r.environment.temp_end_c, sensors.cpu_temperature());
     gate.governor.reset(); // restore the governor before the run is declared finished
     r.finished_at = clock.now_iso8601();
     set_status(r);

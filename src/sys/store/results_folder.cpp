@@ -3,6 +3,7 @@
 #include "core/base/error.hpp"
 #include "core/base/json_bounds.hpp"
 #include "core/report/report_formats.hpp"
+#include "core/result/environment_record.hpp"
 #include "sys/store/files.hpp"
 
 #include <algorithm>
@@ -112,7 +113,7 @@ fs::path folder_path(const fs::path& given) {
 bool ran_on_sandbox(const fs::path& run_file) {
     try {
         nlohmann::json j = core::parse_bounded_json(read_text_file(run_file), run_file.string());
-        return j.at("environment").value("sandbox", false) == true;
+        return core::environment_record_from_json(j.at("environment"), run_file.string()).sandbox.value == true;
     } catch (const std::exception&) {
         return false;
     }
