@@ -5,9 +5,12 @@
  *
  * Takes the sysroot lock with ostree_sysroot_lock (blocking, as rpm-ostree
  * and bootc take it for a whole upgrade, download included) and holds it
- * until bootbench has said in its run log (results/NAME/bootbench.log, read
- * from where it ended when the holder started: this boot's lines) that it
- * waits for the lock, then AFTER_WAIT_SECONDS more (default 10); at most MAX_SECONDS in
+ * until bootbench is about to take it, then AFTER_WAIT_SECONDS more: its run
+ * log (results/NAME/bootbench.log, read from where it ended when the holder
+ * started: this boot's lines) says "switching the default to", and bootbench
+ * asks for the lock right after (its "is locked by another process" line
+ * goes to the journal only, which the reference policy does not let a
+ * service's journalctl read) (default 10); at most MAX_SECONDS in
  * all. A fixed time missed bootbench on a busy machine (it reaches the lock
  * after its benches, 12 s to 60 s after the holder took it), and the night's
  * trap is that bootbench must wait. Then it releases the lock and exits 0;
@@ -47,11 +50,10 @@ static int fail(const char *what, GError *error)
 }
 
 #define RUN_LOGS "/var/lib/bootbench/results/*/bootbench.log"
-#define WAIT_LINE "is locked by another process"
+#define WAIT_LINE "switching the default to"
 
 /* Where each run log ended when the holder started: only what bootbench
- * writes after that is this boot's. (journalctl would be simpler, but the
- * reference policy denies it /var/log from a service.) */
+ * writes after that is this boot's. */
 static glob_t logs;
 static long *log_start;
 
@@ -70,7 +72,7 @@ static void note_log_ends(void)
     log_start[i] = file_size(logs.gl_pathv[i]);
 }
 
-/* Whether one run log says, after `from`, that the lock is taken. */
+/* Whether one run log says, after `from`, that bootbench switches. */
 static int log_says_waiting(const char *path, long from)
 {
   FILE *log = fopen(path, "r");
@@ -85,7 +87,7 @@ static int log_says_waiting(const char *path, long from)
   return seen;
 }
 
-/* Whether bootbench said in this boot that it waits for the lock. */
+/* Whether bootbench said in this boot that it is about to take the lock. */
 static int bootbench_waits(void)
 {
   for (size_t i = 0; log_start != NULL && i < logs.gl_pathc; i++)
@@ -101,7 +103,7 @@ static long now_s(void)
   return (long)t.tv_sec;
 }
 
-/* Holds until bootbench waits and after_wait seconds more, or max seconds
+/* Holds until bootbench is about to take the lock and after_wait seconds more, or max seconds
  * in all (the run logs are read every 2 s). */
 static void hold(long max, long after_wait)
 {
@@ -110,7 +112,7 @@ static void hold(long max, long after_wait)
     sleep(2);
   if (now_s() >= end)
     return;
-  say("bootbench waits for the lock");
+  say("bootbench is about to take the lock");
   if (now_s() + after_wait < end)
     end = now_s() + after_wait;
   while (now_s() < end)
