@@ -332,10 +332,16 @@ AVC_LINE = re.compile(r"avc: +denied")
 SUPPRESSED = re.compile(r"(kauditd_printk_skb|audit): \d+ callbacks suppressed|audit: rate limit exceeded")
 
 
+# A kernel line's own stamp: two lines printed at once can reach the console
+# as one ("...sleep inhibitor: held[   53.550178] audit: ... avc: denied").
+KERNEL_STAMP = re.compile(r"\[ *\d+\.\d+\]")
+
+
 def read_denials(lines):
     """Every denial of every boot: the kernel prints each to the console (no
-    auditd in the guest; guest/sysctl-audit.conf lifts the rate limit)."""
-    denials = [s for _, s in lines if AVC_LINE.search(s)]
+    auditd in the guest; guest/sysctl-audit.conf lifts the rate limit). Each
+    is the denial's own record, cut out of a console line that holds two."""
+    denials = [p for _, s in lines for p in KERNEL_STAMP.split(s) if AVC_LINE.search(p)]
     lost = [s for _, s in lines if SUPPRESSED.search(s)]
     if lost:
         print(f"selinux: WARNING the kernel suppressed some audit lines ({len(lost)} notes, "

@@ -7,8 +7,8 @@
  * and bootc take it for a whole upgrade, download included) and holds it
  * until bootbench is about to take it, then AFTER_WAIT_SECONDS more: its run
  * log (results/NAME/bootbench.log, read from where it ended when the holder
- * started: this boot's lines) says "switching the default to", and bootbench
- * asks for the lock right after (its "is locked by another process" line
+ * started: this boot's lines) says "switching the default to" or "putting
+ * the machine back", and bootbench asks for the lock right after (its "is locked by another process" line
  * goes to the journal only, which the reference policy does not let a
  * service's journalctl read) (default 10); at most MAX_SECONDS in
  * all. A fixed time missed bootbench on a busy machine (it reaches the lock
@@ -50,7 +50,9 @@ static int fail(const char *what, GError *error)
 }
 
 #define RUN_LOGS "/var/lib/bootbench/results/*/bootbench.log"
-#define WAIT_LINE "switching the default to"
+/* The run log's lines that come right before bootbench asks for the lock:
+ * before the switch to the next run, and before the restore. */
+static const char *const WAIT_LINES[] = {"switching the default to", "putting the machine back"};
 
 /* Where each run log ended when the holder started: only what bootbench
  * writes after that is this boot's. */
@@ -82,7 +84,8 @@ static int log_says_waiting(const char *path, long from)
     return 0;
   if (fseek(log, from, SEEK_SET) == 0)
     while (!seen && fgets(line, sizeof line, log) != NULL)
-      seen = strstr(line, WAIT_LINE) != NULL;
+      for (size_t i = 0; i < sizeof WAIT_LINES / sizeof *WAIT_LINES; i++)
+        seen = seen || strstr(line, WAIT_LINES[i]) != NULL;
   fclose(log);
   return seen;
 }
