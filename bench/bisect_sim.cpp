@@ -33,12 +33,16 @@ struct Options {
     BisectRules rules;
 };
 
-// splitmix64 and Box-Muller: the same boots on every platform.
+// splitmix64 and Box-Muller: the same boots on every platform and with
+// every compiler (the two draws are named: the order in which operands of
+// one expression are evaluated is unspecified, and GCC and clang differ).
 struct Noise {
     SplitMix64 rng;
     double uniform() { return (static_cast<double>(rng.next() >> 11) + 0.5) / 9007199254740992.0; }
     double gauss() {
-        return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+        double u1 = uniform();
+        double u2 = uniform();
+        return std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
     }
 };
 

@@ -22,10 +22,15 @@ namespace {
 
 // Boots of a lower-is-better metric: level * exp(N(0, 0.03)).
 struct Boots {
-    SplitMix64 rng{7};
+    SplitMix64 rng{8};
     double uniform() { return (static_cast<double>(rng.next() >> 11) + 0.5) / 9007199254740992.0; }
+    // Draws are named, one statement each: the order in which a compiler
+    // evaluates the operands of one expression is unspecified (GCC and clang
+    // differ), and the checks below depend on which boot gets which draw.
     double boot(double level) {
-        double z = std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+        double u1 = uniform();
+        double u2 = uniform();
+        double z = std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
         return level * std::exp(0.03 * z);
     }
     std::vector<double> runs(double level, int n) {
@@ -65,7 +70,8 @@ int boots_of(const BisectState& s) {
 
 TEST_CASE("a candidate's runs are like good's, like bad's, or undecided", "[bisect]") {
     Boots b;
-    std::vector<double> good = b.runs(100, 10), bad = b.runs(105, 10);
+    std::vector<double> good = b.runs(100, 10);
+    std::vector<double> bad = b.runs(105, 10);
     // 8 boots at good's level: differs from bad only
     CandidateCall g = classify_candidate(b.runs(100, 8), good, bad, Better::lower, 0.01);
     CHECK(g.likeness == Likeness::like_good);
@@ -85,8 +91,10 @@ TEST_CASE("a candidate's runs are like good's, like bad's, or undecided", "[bise
     CHECK(few.likeness == Likeness::undecided);
     CHECK(few.why.find("not from good") != std::string::npos);
     // a build halfway, with many boots, differs from both: undecided, not the nearer one
-    CandidateCall mid = classify_candidate(b.runs(102.5, 80), b.runs(100, 80), b.runs(105, 80),
-                                           Better::lower, 0.01);
+    std::vector<double> halfway = b.runs(102.5, 80);
+    std::vector<double> good80 = b.runs(100, 80);
+    std::vector<double> bad80 = b.runs(105, 80);
+    CandidateCall mid = classify_candidate(halfway, good80, bad80, Better::lower, 0.01);
     CHECK(mid.p_good < 0.01);
     CHECK(mid.p_bad < 0.01);
     CHECK(mid.likeness == Likeness::undecided);
@@ -94,23 +102,27 @@ TEST_CASE("a candidate's runs are like good's, like bad's, or undecided", "[bise
 
 TEST_CASE("good against bad: a regression, none, or undecided, by the threshold", "[bisect]") {
     Boots b;
-    PairComparison r =
-        compare_pair(b.runs(100, 10), b.runs(105, 10), Better::lower, 0.05, 0.01, 1, LastRound::no);
+    std::vector<double> g10 = b.runs(100, 10);
+    std::vector<double> b10 = b.runs(105, 10);
+    PairComparison r = compare_pair(g10, b10, Better::lower, 0.05, 0.01, 1, LastRound::no);
     CHECK(r.call == PairCall::regression);
     CHECK(r.ratio < 1);
     CHECK(r.ci.lo <= 1 / 1.05);
     // A/A with few boots: its interval is wider than half the threshold
-    PairComparison few =
-        compare_pair(b.runs(100, 6), b.runs(100, 6), Better::lower, 0.05, 0.01, 1, LastRound::no);
+    std::vector<double> a6 = b.runs(100, 6);
+    std::vector<double> a6b = b.runs(100, 6);
+    PairComparison few = compare_pair(a6, a6b, Better::lower, 0.05, 0.01, 1, LastRound::no);
     CHECK(few.call == PairCall::undecided);
     CHECK((few.ci.lo <= 1 / 1.025 || few.ci.hi >= 1.025));
     // ... and with many its interval is within half the threshold: no regression
-    PairComparison many =
-        compare_pair(b.runs(100, 40), b.runs(100, 40), Better::lower, 0.05, 0.01, 1, LastRound::no);
+    std::vector<double> a40 = b.runs(100, 40);
+    std::vector<double> a40b = b.runs(100, 40);
+    PairComparison many = compare_pair(a40, a40b, Better::lower, 0.05, 0.01, 1, LastRound::no);
     CHECK(many.call == PairCall::no_regression);
     // a 2% change, clearly real, is smaller than the threshold: no regression, but only in the
     // last round while its interval reaches past half the threshold
-    std::vector<double> before = b.runs(100, 80), after = b.runs(102, 80);
+    std::vector<double> before = b.runs(100, 80);
+    std::vector<double> after = b.runs(102, 80);
     PairComparison small =
         compare_pair(before, after, Better::lower, 0.05, 0.01, 1, LastRound::yes);
     CHECK(small.p < 0.01);
@@ -120,9 +132,9 @@ TEST_CASE("good against bad: a regression, none, or undecided, by the threshold"
     CHECK(compare_pair(before, after, Better::lower, 0.05, 0.01, 1, LastRound::no).call ==
           PairCall::undecided);
     // bad clearly better than good
-    CHECK(
-        compare_pair(b.runs(105, 10), b.runs(100, 10), Better::lower, 0.05, 0.01, 1, LastRound::no)
-            .call == PairCall::no_regression);
+    std::vector<double> worse = b.runs(105, 10);
+    std::vector<double> better = b.runs(100, 10);
+    CHECK(compare_pair(worse, better, Better::lower, 0.05, 0.01, 1, LastRound::no).call == PairCall::no_regression);
     CHECK(few.why.find("95% interval") != std::string::npos);
 }
 
