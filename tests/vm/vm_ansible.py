@@ -117,28 +117,31 @@ class Controller(threading.Thread):
         self.seconds = time.monotonic() - t
         self.log(f"ansible-playbook exited {self.rc} after {self.seconds:.0f} s")
 
-    def power_off(self):
+    def last_command(self, said, argv, ok=(0,)):
+        """The controller's last command in the guest (`said` names it in the
+        failure); when it fails, the scenario stops saying why."""
         try:
-            r = self.ssh("systemctl", "poweroff", timeout=60)
-            if r.returncode in (0, 255):  # 255: the connection went down with the guest
-                return
-            reason = f"ssh systemctl poweroff exited {r.returncode}: {r.stderr.strip()}"
+            r = self.ssh(*argv, timeout=60)
+            if r.returncode in ok:
+                return None
+            return f"ssh {said} exited {r.returncode}: {r.stderr.strip()}"
         except subprocess.TimeoutExpired:
-            reason = "ssh systemctl poweroff did not return in 60 s"
-        self.console.stop = f"the guest could not be powered off over ssh ({reason})"
+            return f"ssh {said} did not return in 60 s"
+
+    def power_off(self):
+        # 255: the connection went down with the guest
+        reason = self.last_command("systemctl poweroff", ["systemctl", "poweroff"], ok=(0, 255))
+        if reason:
+            self.console.stop = f"the guest could not be powered off over ssh ({reason})"
 
     def leave_idle(self):
         """The controller is done: the guest's idle trap, outside this ssh
         session (which it ends), then the guest powers itself off."""
-        try:
-            r = self.ssh("systemd-run", "--no-block", "--unit=bootbench-vm-idle",
-                         "/usr/libexec/bootbench-vm/vm-guest", "idle", timeout=60)
-            if r.returncode == 0:
-                return
-            reason = f"ssh systemd-run vm-guest idle exited {r.returncode}: {r.stderr.strip()}"
-        except subprocess.TimeoutExpired:
-            reason = "ssh systemd-run vm-guest idle did not return in 60 s"
-        self.console.stop = f"the guest could not be left idle ({reason})"
+        reason = self.last_command("systemd-run vm-guest idle",
+                                   ["systemd-run", "--no-block", "--unit=bootbench-vm-idle",
+                                    "/usr/libexec/bootbench-vm/vm-guest", "idle"])
+        if reason:
+            self.console.stop = f"the guest could not be left idle ({reason})"
 
     def run(self):
         try:
