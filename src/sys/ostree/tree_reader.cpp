@@ -140,7 +140,8 @@ class DbCopy {
         fs::path tmp = fs::temp_directory_path(ec);
         if (ec) // TMPDIR names no folder
             throw Error("no temporary folder for a copy of " + db.string() + ": TMPDIR " +
-                        std::getenv("TMPDIR") + ": " + ec.message());
+                        std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "(unset)") +
+                        ": " + ec.message());
         std::string tmpl = (tmp / "bootbench-rpmdb-XXXXXX").string();
         if (!::mkdtemp(tmpl.data()))
             throw Error("cannot create a temporary folder " + tmpl + " for a copy of " +
