@@ -193,6 +193,10 @@ BisectAction next_action(const BisectState& s) {
     return a;
 }
 
+BisectState end_undecided(BisectState s, const std::string& verdict) {
+    return finish(s, BisectOutcome::undecided, verdict);
+}
+
 BisectState record_run(BisectState s, int build, double value) {
     auto it = std::find(s.pending.begin(), s.pending.end(), build);
     if (it == s.pending.end())

@@ -85,6 +85,10 @@ BisectAction next_action(const BisectState& s);
 // of that build is pending or the value is not a finite number.
 BisectState record_run(BisectState s, int build, double value);
 
+// Ends the search undecided for a reason outside the statistics (a build
+// whose runs keep failing): `verdict` says which and why.
+BisectState end_undecided(BisectState s, const std::string& verdict);
+
 nlohmann::json to_json(const BisectState& s);
 // Throws bootbench::Error naming `where` and the field on a malformed state.
 BisectState bisect_state_from_json(const nlohmann::json& j, const std::string& where);

@@ -139,15 +139,8 @@ bool round_decision_due(const State& s, const Experiment& e) {
 }
 
 State add_round(State s, const Experiment& e) {
-    for (const auto& p : plan_round(e, rounds_in(s, e) + 1))
-        s.runs.push_back({p.run_id, p.target, SlotStatus::pending, 0, "", 0});
-    const TargetState* t = s.current < s.runs.size() ? s.find_target(s.runs[s.current].target) : nullptr;
-    if (!t)
-        return s;
-    s.phase = Phase::running;
-    s.expected = t->deployment;
-    s.default_set = false;
-    return s;
+    auto round = plan_round(e, rounds_in(s, e) + 1); // before s is moved from
+    return add_runs(std::move(s), round);
 }
 
 std::string percent_text(double fraction) {

@@ -191,6 +191,18 @@ State complete_run(State s, SlotStatus status, const std::string& failure, doubl
     return advance(std::move(s));
 }
 
+State add_runs(State s, const std::vector<PlannedRun>& runs) {
+    for (const auto& p : runs)
+        s.runs.push_back({p.run_id, p.target, SlotStatus::pending, 0, "", 0});
+    const TargetState* t = s.current < s.runs.size() ? s.find_target(s.runs[s.current].target) : nullptr;
+    if (!t)
+        return s;
+    s.phase = Phase::running;
+    s.expected = t->deployment;
+    s.default_set = false;
+    return s;
+}
+
 State mark_default_set(State s) {
     s.default_set = true;
     return s;
@@ -209,6 +221,15 @@ State note_boot(State s, const DeploymentRef& booted) {
 
 State finish(State s) {
     s.phase = s.aborted ? Phase::aborted : Phase::finished;
+    return s;
+}
+
+State drop_pending_runs(State s, const std::string& why) {
+    s.runs.resize(std::min(s.current, s.runs.size()));
+    s.phase = Phase::finishing;
+    s.stop_reason = why;
+    s.expected = s.original_default;
+    s.default_set = false;
     return s;
 }
 
@@ -244,7 +265,7 @@ nlohmann::json to_json(const State& s) {
     for (const auto& t : s.targets)
         targets.push_back({{"target", t.target}, {"deployment", to_json(t.deployment)},
                            {"was_pinned", t.was_pinned}, {"created_for_kargs", t.created_for_kargs}});
-    return {{"schema", s.schema},
+    nlohmann::json j = {{"schema", s.schema},
             {"experiment", s.experiment},
             {"started_at", s.started_at},
             {"phase", to_string(s.phase)},
@@ -263,6 +284,9 @@ nlohmann::json to_json(const State& s) {
             {"images", s.images},
             {"last_booted", to_json(s.last_booted)},
             {"pinned_by_bootbench", refs_json(s.pinned_by_bootbench)}};
+    if (!s.bisect.is_null())
+        j["bisect"] = s.bisect;
+    return j;
 }
 
 State state_from_json(const nlohmann::json& j, const std::string& where) {
@@ -306,6 +330,8 @@ State state_from_json(const nlohmann::json& j, const std::string& where) {
             s.pinned_by_bootbench.push_back(deployment_ref_from(r.child(item, "pinned_by_bootbench")));
     if (r.has("last_booted"))
         s.last_booted = deployment_ref_from(r.child(r.object("last_booted"), "last_booted"));
+    if (r.has("bisect")) // read by core/bisect, which says what is wrong in it
+        s.bisect = r.object("bisect");
     return s;
 }
 

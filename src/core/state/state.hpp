@@ -75,6 +75,9 @@ struct State {
     // The deployment the last boot (or start) ran on; empty: not known (a
     // state from before this field, or a start off the running machine).
     DeploymentRef last_booted;
+    // A bisection's search and its builds (core/bisect/bisect_run), saved
+    // with the runs in one write; null for an experiment.
+    nlohmann::json bisect = nullptr;
 
     const RunSlot* current_run() const;
     const TargetState* find_target(const std::string& name) const;
@@ -115,8 +118,15 @@ State complete_run(State s, SlotStatus status, const std::string& failure, doubl
 // The run was given up after max_attempts (interrupted or wrong boots).
 State give_up_run(State s, const std::string& why);
 State mark_default_set(State s);
+// Appends runs after the ones planned (an adaptive round, a bisection's
+// next builds): running again, the first pending run's target expected.
+// Every run's target must be in s.targets.
+State add_runs(State s, const std::vector<PlannedRun>& runs);
 // Cleanup is done: finished, or aborted when abort asked for the end.
 State finish(State s);
+// Ends a search early (a bisection that cannot go on): the runs not begun
+// are dropped, `why` kept as the stop reason, cleanup runs next.
+State drop_pending_runs(State s, const std::string& why);
 // Ends the experiment early: cleanup runs next (finishing), results are kept.
 State abort_experiment(State s, const std::string& why);
 

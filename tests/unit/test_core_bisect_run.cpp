@@ -1,0 +1,176 @@
+// A bisection run by the experiment's state (core/bisect/bisect_run): the
+// state's pending runs follow the search, every finished run is fed once,
+// failures queue the build again and end the search after three, and the
+// record survives its JSON.
+#include "catch.hpp"
+#include "core/base/error.hpp"
+#include "core/bisect/bisect_run.hpp"
+
+#include <map>
+#include <string>
+
+using namespace bootbench;
+using namespace bootbench::core;
+
+namespace {
+
+const std::string kFile = R"([experiment]
+name = "which-build"
+
+[[bench]]
+kind = "sysbench-threads"
+
+[bisect]
+good = { refspec = "r:os", commit = "aaaa" }
+bad = { refspec = "r:os" }
+metric = "sysbench_events"
+)";
+
+// Six commits: 12 shared digits for two of them, so their labels grow.
+std::vector<std::string> commits() {
+    return {std::string(64, 'a'), std::string(12, 'b') + std::string(52, '1'),
+            std::string(12, 'b') + std::string(52, '2'), std::string(64, 'c'), std::string(64, 'd'),
+            std::string(64, 'e')};
+}
+
+BisectRun fresh_run() {
+    return begin_bisect_run(parse_bisect(kFile, "b.toml"), "r:os", commits(), 7);
+}
+
+// A state whose targets are every build (as if all were deployed) and whose
+// runs are the search's first round.
+State fresh_state(const BisectRun& run) {
+    State s;
+    s.experiment = "which-build";
+    for (size_t i = 0; i < run.labels.size(); ++i)
+        s.targets.push_back({run.labels[i], {"os", run.commits[i], 0}, false, true});
+    return add_runs(s, runs_for_builds(s, run, builds_to_queue(s, run)));
+}
+
+// Finishes the state's next run with `status`.
+State finish_next(State s, SlotStatus status) {
+    return complete_run(begin_attempt(std::move(s)), status, status == SlotStatus::failed ? "crashed" : "", 1);
+}
+
+// sysbench_events per build: good's and the builds before 3 high, the rest low.
+RunValue value_by_build(const BisectRun& run, const RunSlot& slot) {
+    size_t b = 0;
+    while (run.labels[b] != slot.target)
+        ++b;
+    return {b < 3 ? 1000.0 + static_cast<double>(slot.attempts) : 800.0, ""};
+}
+
+Fed feed(const BisectRun& run, const State& s) {
+    return feed_finished_runs(run, s, [&](const RunSlot& slot) { return value_by_build(run, slot); });
+}
+
+} // namespace
+
+TEST_CASE("build labels are the commits' 12 first digits, longer where two share them") {
+    std::vector<std::string> distinct = {std::string(64, 'a'), std::string(64, 'b')};
+    CHECK(build_labels(distinct) == std::vector<std::string>{std::string(12, 'a'), std::string(12, 'b')});
+    auto labels = build_labels(commits());
+    CHECK(labels[0] == std::string(13, 'a'));
+    CHECK(labels[1] == std::string(12, 'b') + "1");
+    CHECK(labels[2] == std::string(12, 'b') + "2");
+}
+
+TEST_CASE("a bisect experiment has one target per build, selected by its commit") {
+    BisectRun run = fresh_run();
+    Experiment e = bisect_experiment(parse_bisect(kFile, "b.toml").experiment, run);
+    REQUIRE(e.targets.size() == 6);
+    CHECK(e.targets[3].name == std::string(13, 'c'));
+    CHECK(e.targets[3].selector.kind == SelectorKind::checksum);
+    CHECK(e.targets[3].selector.value == std::string(64, 'c'));
+    CHECK(metric_direction(e, "sysbench_events") == Better::higher);
+}
+
+TEST_CASE("the first runs are good's and bad's, interleaved, with run ids per build") {
+    BisectRun run = fresh_run();
+    State s = fresh_state(run);
+    REQUIRE(s.runs.size() == 20);
+    CHECK(s.runs[0].run_id == std::string(13, 'a') + "-1");
+    CHECK(s.runs[1].run_id == std::string(13, 'e') + "-1");
+    CHECK(s.runs[2].run_id == std::string(13, 'a') + "-2");
+    CHECK(s.phase == Phase::running);
+    CHECK(s.expected.checksum == std::string(64, 'a'));
+    CHECK(builds_to_queue(s, run).empty());
+}
+
+TEST_CASE("finished runs are fed once; the round's end queues the next build's runs") {
+    BisectRun run = fresh_run();
+    State s = fresh_state(run);
+    for (int i = 0; i < 19; ++i)
+        s = finish_next(std::move(s), SlotStatus::done);
+    Fed f = feed(run, s);
+    CHECK(f.run.fed == 19);
+    CHECK(f.run.search.phase == BisectPhase::endpoints);
+    Fed again = feed(f.run, f.state); // nothing new: nothing fed twice
+    CHECK(again.run.search.values[0].size() == 10);
+    s = finish_next(std::move(f.state), SlotStatus::done);
+    f = feed(f.run, s);
+    REQUIRE(f.run.search.phase == BisectPhase::search);
+    auto queue = builds_to_queue(f.state, f.run);
+    CHECK(queue == std::vector<int>(8, f.run.search.candidate));
+    State next = add_runs(f.state, runs_for_builds(f.state, f.run, queue));
+    CHECK(next.runs[20].run_id == f.run.labels[static_cast<size_t>(f.run.search.candidate)] + "-1");
+    CHECK(next.phase == Phase::running);
+}
+
+TEST_CASE("a failed run queues its build again; three failures end the bisection undecided") {
+    BisectRun run = fresh_run();
+    State s = fresh_state(run);
+    s = finish_next(std::move(s), SlotStatus::failed);
+    Fed f = feed(run, s);
+    CHECK(f.run.search.phase == BisectPhase::endpoints);
+    CHECK(builds_to_queue(f.state, f.run) == std::vector<int>{0});
+    s = add_runs(f.state, runs_for_builds(f.state, f.run, {0}));
+    CHECK(s.runs.back().run_id == std::string(13, 'a') + "-11");
+    for (int i = 0; i < 19; ++i) // the rest of the round, then good's retry fails twice more
+        s = finish_next(std::move(s), SlotStatus::done);
+    s.runs.push_back({"extra-1", run.labels[0], SlotStatus::pending, 0, "", 0});
+    s = finish_next(finish_next(std::move(s), SlotStatus::failed), SlotStatus::failed);
+    f = feed(f.run, s);
+    CHECK(f.run.search.outcome == BisectOutcome::undecided);
+    CHECK(f.run.search.verdict ==
+          "build aaaaaaaaaaaaa failed 3 runs (the last: crashed); the bisection cannot judge it and ends undecided");
+    CHECK(f.state.phase == Phase::finishing);
+    CHECK(f.state.stop_reason == f.run.search.verdict);
+    CHECK(f.state.runs.size() == f.state.current);
+}
+
+TEST_CASE("a run without the metric counts as a failure of its build") {
+    RunResult r;
+    r.metrics.push_back({"other", 1, "", Better::lower, "x", {}});
+    RunValue v = metric_value(r, "sysbench_events");
+    CHECK_FALSE(v.value.has_value());
+    CHECK(v.why == "the run measured no sysbench_events");
+    r.metrics.push_back({"sysbench_events", 812, "", Better::higher, "x", {}});
+    CHECK(metric_value(r, "sysbench_events").value == 812);
+}
+
+TEST_CASE("the bisect record survives its JSON, and a damaged one is named") {
+    BisectRun run = fresh_run();
+    run.fed = 3;
+    BisectRun back = bisect_run_from_json(to_json(run), "state.json bisect");
+    CHECK(back.labels == run.labels);
+    CHECK(back.commits == run.commits);
+    CHECK(back.fed == 3);
+    CHECK(back.search.pending == run.search.pending);
+    nlohmann::json bad = to_json(run);
+    bad["labels"][1] = "../etc";
+    CHECK_THROWS_WITH(bisect_run_from_json(bad, "state.json bisect"),
+                      "state.json bisect: the build label '../etc' is not a valid target name");
+    bad = to_json(run);
+    bad["labels"].erase(0);
+    CHECK_THROWS_WITH(bisect_run_from_json(bad, "state.json bisect"),
+                      "state.json bisect: labels and commits must pair up, and fed count from 0");
+}
+
+TEST_CASE("the state keeps the bisect record through its JSON, and has none for an experiment") {
+    State s;
+    s.experiment = "x";
+    CHECK_FALSE(to_json(s).contains("bisect"));
+    s.bisect = to_json(fresh_run());
+    CHECK(state_from_json(to_json(s), "state.json").bisect == s.bisect);
+}
