@@ -36,6 +36,7 @@ int cmd_plan(const Args& args);
 int plan_from(const std::string& pilot_dir, const core::Experiment& e);
 int cmd_doctor(const Args& args);
 int cmd_start(const Args& args);
+int cmd_bisect(const Args& args);
 int cmd_resume(const Args& args);
 int cmd_status(const Args& args);
 int cmd_abort(const Args& args);

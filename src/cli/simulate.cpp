@@ -1,6 +1,7 @@
 // bootbench simulate FILE: the whole experiment on a throwaway sandbox
 // sysroot: real libostree deployments, the real unit in each, real
 // benchmarks on this kernel, reboots emulated from the BLS entries.
+#include "cli/bisect_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_summary.hpp"
 #include "core/report/report_formats.hpp"
@@ -181,17 +182,73 @@ void keep_measured_runs(const fs::path& results) {
              ", where they stay; this simulation's results go to " + results.string());
 }
 
+// A bisect's builds on the sandbox: its history's length (good, the listed
+// candidates or 6 builds between, bad); the file's commits name a real ref's.
+constexpr int kSandboxBuildsBetween = 6;
+
+int sandbox_builds(const core::BisectFile& f) {
+    int between = f.bisect.candidates.empty() ? kSandboxBuildsBetween : static_cast<int>(f.bisect.candidates.size());
+    return between + 2;
+}
+
+// What the search found, from the state the last boot saved.
+void say_bisect_verdict(const fs::path& state_dir, const fs::path& results) {
+    core::State s = sys::load_state(sys::StatePaths{state_dir}.state());
+    core::BisectRun run = core::bisect_run_from_json(s.bisect, "state.json bisect");
+    std::cout << "bisect: " << (run.search.verdict.empty() ? s.stop_reason : run.search.verdict) << "\n";
+    if (fs::exists(results / "bisect.md"))
+        std::cout << "bisect report: " << (results / "bisect.md").string() << "\n";
+}
+
+// The sandbox's history, its builds' trees differing in
+// usr/share/bootbench/sandbox-build (0, 1, ...): good is the first, bad the
+// last. A `command` bench can read the booted build's file
+// ($BOOTBENCH_SANDBOX_BOOTED/usr/share/bootbench/sandbox-build).
+int simulate_bisect(const Args& args, const std::string& file) {
+    BisectFileText f = read_bisect_file(file);
+    fs::path results = args.value("results").value_or((fs::path("results") / f.file.experiment.name).string());
+    sys::check_results_destination(results);
+    keep_measured_runs(results);
+    sys::InterruptWatch watch;
+    SandboxDir dir(args.value("sandbox"));
+    sys::say("building the sandbox sysroot in " + dir.path().string());
+    sys::SandboxHistory h = sys::build_sandbox_history(dir.path(), sandbox_builds(f.file));
+    f.file.bisect.good.refspec = h.refspec;
+    f.file.bisect.candidates.clear();
+    sys::say("the sandbox's history: " + std::to_string(h.commits.size()) + " builds of " + h.refspec +
+             " (the file's good and bad name a real ref's commits: here good is the first, bad the last)");
+    sys::SandboxHost host(h.sysroot, sys::emulated_boot_choice(h.sysroot));
+    core::BisectRun run = bisect_run_of(f.file, host.sysroot().history(h.refspec, h.commits.front(), h.commits.back()));
+    core::Experiment base = args.flag("quick") ? core::quick_version(f.file.experiment) : f.file.experiment;
+    core::Experiment e = core::bisect_experiment(base, run);
+    sys::RealClock clock;
+    sys::StartOptions options;
+    options.bisect = core::to_json(run);
+    sys::start_experiment(host, e, f.text, {}, clock, options);
+    sys::SandboxLayout layout{h.sysroot, h.host_default, {}};
+    auto most = core::estimate_bisect(static_cast<int>(run.labels.size()), run.search.rules).runs_at_most;
+    if (int sig = boot_until_done(layout, static_cast<size_t>(most * (e.max_attempts + 1) + 4), watch, sys::echo_for(true)))
+        return stop_interrupted(layout, e, results, sig, dir);
+    sys::SandboxHost after(h.sysroot, sys::emulated_boot_choice(h.sysroot));
+    sys::install_results_folder(sys::StatePaths{after.state_dir()}.results(e.name), results);
+    say_bisect_verdict(after.state_dir(), results);
+    say_report(results);
+    return 0;
+}
+
 } // namespace
 
 int cmd_simulate(const Args& args) {
     args.expect_positional(1, "one experiment file");
     const std::string& file = args.positional()[0];
+    if (args.flag("verbose")) // the emulated boots, children of this process, read it too
+        ::setenv(sys::kVerboseEnv, "1", 1);
+    if (is_bisect_file(file))
+        return simulate_bisect(args, file);
     ExperimentFile f = read_experiment_file(file);
     // The file's text is kept as written: the state carries `quick` to every boot.
     core::Experiment e = args.flag("quick") ? core::quick_version(f.experiment) : f.experiment;
     fs::path results = args.value("results").value_or((fs::path("results") / e.name).string());
-    if (args.flag("verbose")) // the emulated boots, children of this process, read it too
-        ::setenv(sys::kVerboseEnv, "1", 1);
     sys::check_results_destination(results); // before the experiment, not after an hour of it
     keep_measured_runs(results);
     prepare_tools_image(e, true, std::cerr);

@@ -1,4 +1,6 @@
 #include "sys/orchestrator.hpp"
+#include "sys/bisect_builds.hpp"
+#include "sys/bisect_report.hpp"
 #include "sys/probe/machine_id.hpp"
 #include "sys/probe/probes.hpp"
 
@@ -21,6 +23,7 @@
 #include "sys/ostree/unit_install.hpp"
 
 #include "core/sizing/adaptive.hpp"
+#include "core/bisect/bisect_run.hpp"
 #include "core/image/oci.hpp"
 #include "core/deployment/resolve.hpp"
 #include "core/report/report_formats.hpp"
@@ -71,10 +74,21 @@ std::vector<core::DeploymentRef> all_deployments(Host& host) {
     return out;
 }
 
+core::BisectRun bisect_of(const core::State& s) {
+    return core::bisect_run_from_json(s.bisect, "state.json bisect");
+}
+
+// A bisect file's experiment, with a target for each build of its history.
+core::Experiment saved_bisect(const StatePaths& paths, const core::State& state) {
+    core::BisectFile f = core::parse_bisect(read_text_file(paths.experiment()), paths.experiment().string());
+    return core::bisect_experiment(std::move(f.experiment), bisect_of(state));
+}
+
 // The file as written; a rehearsal's quick comes from the state, not the text.
 core::Experiment load_saved_experiment(const StatePaths& paths, const core::State& state) {
-    core::Experiment e =
-        core::parse_experiment(read_text_file(paths.experiment()), paths.experiment().string());
+    core::Experiment e = !state.bisect.is_null()
+                             ? saved_bisect(paths, state)
+                             : core::parse_experiment(read_text_file(paths.experiment()), paths.experiment().string());
     return state.quick ? core::quick_version(std::move(e)) : e;
 }
 
@@ -88,6 +102,10 @@ Context open_context(Host& host, Clock& clock, core::State state) {
 
 fs::path result_file(const Context& c, const std::string& run_id) {
     return c.results() / "runs" / (run_id + ".json");
+}
+
+core::RunResult read_result_file(const fs::path& file) {
+    return core::run_result_from_json(core::parse_bounded_json(read_text_file(file), file.string()), file.string());
 }
 
 void store_result(const Context& c, const core::RunResult& r, bool overwrite = true) {
@@ -289,7 +307,59 @@ void decide_round(Context& c) {
     c.save();
 }
 
+// The value a finished run gives the search: its metric, or why none.
+core::RunValue run_value(Context& c, const core::RunSlot& slot, const std::string& metric) {
+    if (slot.status != core::SlotStatus::done)
+        return {std::nullopt, slot.failure};
+    fs::path file = result_file(c, slot.run_id);
+    try {
+        return core::metric_value(read_result_file(file), metric);
+    } catch (const std::exception& e) {
+        return {std::nullopt, e.what()};
+    }
+}
+
+void say_bisect_step(Context& c, const core::BisectRun& before, const core::BisectRun& after) {
+    for (size_t i = before.search.steps.size(); i < after.search.steps.size(); ++i) {
+        const core::BisectStep& st = after.search.steps[i];
+        c.log.line("bisect: " + after.labels.at(static_cast<size_t>(st.build)) + " " + st.call + " (round " +
+                   std::to_string(st.round) + "): " + st.why);
+    }
+    if (after.search.phase == core::BisectPhase::done && before.search.phase != core::BisectPhase::done)
+        c.log.line("bisect: " + after.search.verdict);
+}
+
+// Once the search is done, before the cleanup removes its builds: a report
+// that cannot be written is said, and the runs and the state keep it all.
+void write_bisect_files(Context& c, const core::BisectRun& run) {
+    try {
+        c.log.detail("bisect report: " + write_bisect_report(c.host, c.state, run, c.results()).string());
+    } catch (const Error& e) {
+        c.log.line(std::string("the bisect report could not be written (") + e.what() +
+                   "); the search is in the state and every run is kept");
+    }
+}
+
+// A bisection after a run: the finished runs fed to its search once, the
+// builds it asks for next deployed and their runs added; saved with the
+// state in one write (a crash before it feeds the same runs again).
+void decide_bisect(Context& c) {
+    if (c.state.bisect.is_null() || c.state.aborted)
+        return;
+    core::BisectRun before = bisect_of(c.state);
+    std::string metric = before.search.metric;
+    core::Fed f = core::feed_finished_runs(before, c.state,
+                                           [&](const core::RunSlot& slot) { return run_value(c, slot, metric); });
+    c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, {unit_timeout_s(c.experiment), !c.experiment.tools_image.empty()});
+    c.state.bisect = core::to_json(f.run);
+    say_bisect_step(c, before, f.run);
+    if (f.run.search.phase == core::BisectPhase::done && before.search.phase != core::BisectPhase::done)
+        write_bisect_files(c, f.run);
+    c.save();
+}
+
 BootOutcome next_step(Context& c, const core::DeploymentInfo& booted) {
+    decide_bisect(c);
     decide_round(c);
     return c.state.phase == core::Phase::running ? switch_and_reboot(c) : finish_experiment(c, booted);
 }
@@ -389,8 +459,7 @@ std::optional<core::RunResult> stored_result(Context& c, const core::RunSlot& sl
     if (!fs::exists(file))
         return std::nullopt;
     try {
-        return core::run_result_from_json(
-            core::parse_bounded_json(read_text_file(file), file.string()), file.string());
+        return read_result_file(file);
     } catch (const std::exception& e) {
         c.log.line("ignoring unreadable " + file.string() + " (" + e.what() + "); measuring again");
         return std::nullopt;
@@ -501,6 +570,8 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     move_results_aside(paths.results(e.name), now); // an earlier experiment's results are kept beside
     std::vector<core::TargetState> ts;
     for (const auto& t : e.targets) {
+        if (!options.bisect.is_null())
+            break; // a bisection deploys its builds when its search asks for them
         const core::DeploymentRef& ref = targets.at(t.name);
         bool pinned = false;
         for (const auto& d : deployments)
@@ -510,9 +581,11 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
         else
             ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
     }
-    core::State s = core::initial_state(e, core::initial_plan(e), ts, original, now);
+    core::State s = core::initial_state(
+        e, options.bisect.is_null() ? core::initial_plan(e) : std::vector<core::PlannedRun>{}, ts, original, now);
     note_start_boot(host, s);
     s.images = options.images;
+    s.bisect = options.bisect;
     s.pinned_by_bootbench =
         core::with_pins(staging.value_or(core::StagingPins{}), {original}, deployments).pinned;
     fs::path results = paths.results(e.name);
@@ -523,6 +596,11 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     save_state(paths.state(), s);
     fs::remove(paths.staging()); // the state holds its pins now
     crash_point("start-state-written");
+    if (!s.bisect.is_null()) { // good's and bad's first runs: abort removes what this deploys
+        s = queue_bisect_builds(host, std::move(s), bisect_of(s), {unit_timeout_s(e), !e.tools_image.empty()});
+        s.phase = core::Phase::starting;
+        save_state(paths.state(), s);
+    }
     for (const auto& d : all_deployments(host))
         host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e), !e.tools_image.empty()));
     for (const auto& t : s.targets)

@@ -22,6 +22,9 @@ struct StartOptions {
     StagedPolicy staged = StagedPolicy::refuse;
     fs::path binary; // the bootbench the unit runs; empty = this process's own
     nlohmann::json images = nlohmann::json::object(); // see sys/net/images.hpp
+    // A bisection (core/bisect/bisect_run's JSON): its first builds are
+    // deployed here and its runs come from its search; `targets` is empty.
+    nlohmann::json bisect = nullptr;
 };
 
 // Pins the targets, installs the binary and the unit, writes the state, makes

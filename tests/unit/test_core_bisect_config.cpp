@@ -216,3 +216,10 @@ TEST_CASE("a bisect file names no targets, baseline or runs, and needs [bisect]"
     CHECK(bootbench::test::experiment_error(bootbench::test::kExperiment + "[bisect]\nmetric = \"x\"\n") ==
           "exp.toml:17:2: unknown key 'bisect' in the experiment file");
 }
+
+TEST_CASE("a file with a [bisect] table is a bisect file; an experiment or broken TOML is not") {
+    CHECK(names_bisect(kBisect));
+    CHECK_FALSE(names_bisect(bootbench::test::kExperiment));
+    CHECK_FALSE(names_bisect("[bisect\ngood = "));
+    CHECK_FALSE(names_bisect("bisect = 1\n")); // a key, not a table: parse_experiment says what is wrong
+}

@@ -174,3 +174,13 @@ TEST_CASE("the state keeps the bisect record through its JSON, and has none for 
     s.bisect = to_json(fresh_run());
     CHECK(state_from_json(to_json(s), "state.json").bisect == s.bisect);
 }
+
+TEST_CASE("a bisection's estimate: the steps of a binary search and the runs of first and last rounds") {
+    BisectRules rules; // 10 each endpoint, 8 a step, 4 each of the pair; 3 more a round, 8 rounds
+    BisectEstimate e = estimate_bisect(16, rules);
+    CHECK(e.steps == 4); // 15 gaps: 8, 4, 2, 1
+    CHECK(e.runs_first_rounds == 20 + 4 * 8 + 8);
+    CHECK(e.runs_at_most == 60 + 7 * (6 + 4 * 5 + 6));
+    CHECK(estimate_bisect(4, rules).steps == 2); // 3 gaps: 2, 1
+    CHECK(estimate_bisect(5, rules).steps == 2); // 4 gaps: 2, 1
+}

@@ -1,5 +1,6 @@
 #include "core/bisect/bisect_config.hpp"
 
+#include "core/base/error.hpp"
 #include "core/base/regex.hpp"
 #include "core/experiment/experiment_sections.hpp"
 #include "core/experiment/names.hpp"
@@ -193,6 +194,16 @@ void read_bisect(TomlReader& r, const toml::table& root, const Experiment& e, Bi
 }
 
 } // namespace
+
+bool names_bisect(const std::string& text) {
+    try {
+        TomlReader r("");
+        toml::table root = r.parse(text);
+        return root.get_as<toml::table>("bisect") != nullptr;
+    } catch (const Error&) {
+        return false;
+    }
+}
 
 BisectFile parse_bisect(const std::string& text, const std::string& file_name) {
     TomlReader r(file_name);

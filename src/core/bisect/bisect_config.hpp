@@ -37,4 +37,8 @@ struct BisectFile {
 // mistake in the file.
 BisectFile parse_bisect(const std::string& text, const std::string& file_name);
 
+// Whether `text` is TOML with a [bisect] table (a file that does not parse
+// is not: the experiment's parser then says what is wrong in it).
+bool names_bisect(const std::string& text);
+
 } // namespace bootbench::core

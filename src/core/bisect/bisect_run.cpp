@@ -141,6 +141,16 @@ RunValue metric_value(const RunResult& r, const std::string& metric) {
     return {std::nullopt, "the run measured no " + metric};
 }
 
+BisectEstimate estimate_bisect(int builds, const BisectRules& r) {
+    BisectEstimate e;
+    for (int range = builds - 1; range > 1; range = (range + 1) / 2)
+        ++e.steps;
+    int later = r.max_rounds - 1;
+    e.runs_first_rounds = 2 * r.endpoint_runs + e.steps * r.step_runs + 2 * r.confirm_runs;
+    e.runs_at_most = e.runs_first_rounds + later * (2 * r.more_runs + e.steps * (r.more_runs + 2) + 2 * r.more_runs);
+    return e;
+}
+
 nlohmann::json to_json(const BisectRun& run) {
     return {{"refspec", run.refspec},
             {"commits", run.commits},

@@ -70,6 +70,16 @@ Fed feed_finished_runs(BisectRun run, State s, const std::function<RunValue(cons
 // The metric of a result, nullopt when the run has none.
 RunValue metric_value(const RunResult& r, const std::string& metric);
 
+// How many runs a bisection of `builds` (good and bad included) takes: the
+// steps of a binary search over the builds between, and the runs when every
+// decision takes its first round, or every one its last (the rules' bound).
+struct BisectEstimate {
+    int steps = 0;
+    int runs_first_rounds = 0;
+    int runs_at_most = 0;
+};
+BisectEstimate estimate_bisect(int builds, const BisectRules& rules);
+
 nlohmann::json to_json(const BisectRun& run);
 // Throws bootbench::Error naming `where` and the field on a malformed record.
 BisectRun bisect_run_from_json(const nlohmann::json& j, const std::string& where);

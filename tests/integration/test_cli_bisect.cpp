@@ -1,0 +1,91 @@
+// bootbench bisect on the sandbox: `simulate` of a bisect file builds a ref
+// history of 8 builds whose trees differ, a `command` bench reads the booted
+// build's number from its tree and measures less from build 4 on (a 15%
+// regression in 3% noise), and the whole search runs with emulated reboots:
+// the builds deployed when the search asks for them, the culprit named, the
+// machine back as it was. Then `bisect --dry-run` on the kept sandbox, and
+// the bad-input paths with the messages the user sees.
+#include "../unit/catch.hpp"
+#include "helpers.hpp"
+#include "sandbox_fixture.hpp"
+#include "core/base/json_bounds.hpp"
+#include "core/bisect/bisect_run.hpp"
+#include "core/state/state.hpp"
+#include "sys/ostree/sandbox.hpp"
+#include "sys/store/files.hpp"
+
+using namespace bootbench;
+using namespace bootbench::test;
+
+namespace {
+
+// The booted build's number, then 1000 less 150 from build 4 on, plus 0-29.
+const char* kScript = "n=$(cat \"$BOOTBENCH_SANDBOX_BOOTED/usr/share/bootbench/sandbox-build\"); "
+                      "r=$(od -An -N2 -tu2 /dev/urandom); echo \"value $(( 1000 - (n >= 4) * 150 + r % 30 ))\"";
+
+std::string bisect_file(const std::string& bisect_keys) {
+    return std::string("[experiment]\nname = \"which-build\"\n"
+                       "\n[conditions]\nsettle_s = 0\nmax_start_temp_c = 200.0\ntemp_wait_timeout_s = 1\n"
+                       "\n[[bench]]\nkind = \"command\"\nname = \"work\"\nargv = [\"/bin/sh\", \"-c\", '") +
+           kScript +
+           "']\ntimeout_s = 5\n[[bench.metric]]\nkey = \"work_done\"\nregex = 'value ([0-9.]+)'\n"
+           "unit = \"ops\"\nbetter = \"higher\"\n\n[bisect]\n" +
+           bisect_keys;
+}
+
+const char* kSandboxKeys = "good = { refspec = \"fedora:fedora/43/x86_64/silverblue\", commit = \"3f2a\" }\n"
+                           "bad = { refspec = \"fedora:fedora/43/x86_64/silverblue\" }\n"
+                           "metric = \"work_done\"\n";
+
+fs::path write_file(const fs::path& dir, const std::string& name, const std::string& text) {
+    fs::create_directories(dir);
+    sys::write_file_atomic(dir / name, text);
+    return dir / name;
+}
+
+core::State final_state(const fs::path& sandbox) {
+    for (const auto& e : fs::recursive_directory_iterator(sandbox / "sysroot/ostree/deploy"))
+        if (e.path().filename() == "state.json" && e.path().parent_path().filename() == "bootbench")
+            return core::state_from_json(core::parse_bounded_json(sys::read_text_file(e.path()), "state"), "state");
+    FAIL("no state.json in the sandbox");
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("simulate of a bisect file names the build that made it slower", "[bisect]") {
+    TempDir tmp;
+    fs::path file = write_file(tmp.path(), "bisect.toml", bisect_file(kSandboxKeys));
+    fs::path sandbox = tmp.path() / "sandbox", results = tmp.path() / "results";
+    CliResult r = run_cli({"simulate", "--sandbox", sandbox.string(), "--results", results.string(), file.string()});
+    INFO(r.out + r.err);
+    REQUIRE(r.status == 0);
+    core::State s = final_state(sandbox);
+    core::BisectRun run = core::bisect_run_from_json(s.bisect, "state");
+    REQUIRE(run.labels.size() == 8);
+    CHECK(run.search.outcome == core::BisectOutcome::culprit);
+    CHECK(run.search.first_bad == 4);
+    CHECK(run.search.last_good == 3);
+    CHECK(r.out.find("bisect: " + run.labels[4] + " is the first bad build: against " + run.labels[3]) !=
+          std::string::npos);
+    CHECK(s.phase == core::Phase::finished);
+    // only the builds the search asked for were deployed, and none is left
+    CHECK(s.targets.size() < 8);
+    CHECK(r.err.find("the sandbox's history: 8 builds of ") != std::string::npos);
+    CHECK(fs::exists(results / "runs" / (run.labels[0] + "-1.json")));
+    sys::remove_sandbox(sandbox);
+}
+
+TEST_CASE("bisect refuses an image history and a candidate outside the ref's, before changing anything",
+          "[bisect]") {
+    TempDir tmp;
+    fs::path images = write_file(tmp.path(), "images.toml",
+                                 bisect_file("good = { image = \"ghcr.io/x/y:stable-1\" }\n"
+                                             "bad = { image = \"ghcr.io/x/y:stable-9\" }\n"
+                                             "candidates = [\"ghcr.io/x/y:stable-3\", \"ghcr.io/x/y:stable-5\"]\n"
+                                             "metric = \"work_done\"\n"));
+    CliResult r = run_cli({"bisect", "--dry-run", "--sysroot", (tmp.path() / "none").string(), images.string()});
+    CHECK(r.status == 2);
+    CHECK(r.err.find(images.string() + ": bisect.good is an image: this bootbench bisects the commits of an "
+                                       "ostree ref") != std::string::npos);
+}
