@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 
 // A sandbox history of `builds` commits in a fresh folder, removed at the end.
 struct History {
-    explicit History(int builds) : dir(fresh_dir()), h(sys::build_sandbox_history(dir / "sysroot", builds)) {}
+    explicit History(int builds)
+        : dir(fresh_dir()), h(sys::build_sandbox_history(dir / "sysroot", builds)) {}
     ~History() {
         sys::remove_sandbox(h.sysroot);
         fs::remove_all(dir);
@@ -55,7 +56,8 @@ struct Repo {
 
     bool has(const std::string& csum) {
         g_autoptr(GVariant) v = nullptr;
-        REQUIRE(ostree_repo_load_variant_if_exists(repo, OSTREE_OBJECT_TYPE_COMMIT, csum.c_str(), &v, nullptr));
+        REQUIRE(ostree_repo_load_variant_if_exists(repo, OSTREE_OBJECT_TYPE_COMMIT, csum.c_str(),
+                                                   &v, nullptr));
         return v != nullptr;
     }
     bool partial(const std::string& csum) {
@@ -94,11 +96,14 @@ Thrown thrown(const std::function<void()>& f) {
     return {};
 }
 
-std::string s12(const std::string& c) { return c.substr(0, 12); }
+std::string s12(const std::string& c) {
+    return c.substr(0, 12);
+}
 
 } // namespace
 
-TEST_CASE("history: a sandbox ref's builds oldest first, with subjects, versions and times", "[sandbox][bisect]") {
+TEST_CASE("history: a sandbox ref's builds oldest first, with subjects, versions and times",
+          "[sandbox][bisect]") {
     History x(6);
     sys::Sysroot sr(x.h.sysroot);
     CHECK(x.h.refspec == "sandbox:bisect");
@@ -130,56 +135,67 @@ TEST_CASE("history: a sandbox ref's builds oldest first, with subjects, versions
     CHECK(whole.back().checksum == x.c(5));
 }
 
-TEST_CASE("history: a refspec nowhere, good not an ancestor of bad, too few commits, not a checksum",
-          "[sandbox][bisect]") {
+TEST_CASE(
+    "history: a refspec nowhere, good not an ancestor of bad, too few commits, not a checksum",
+    "[sandbox][bisect]") {
     History x(5);
     sys::Sysroot sr(x.h.sysroot);
     auto nowhere = thrown([&] { sr.history("elsewhere:fedora/43/x86_64/silverblue", x.c(0), ""); });
     CHECK(nowhere.code == 2);
-    CHECK(nowhere.what == "refspec 'elsewhere:fedora/43/x86_64/silverblue' is not in " + x.where() +
-                              " and its remote 'elsewhere' is not configured there; the remotes here are: "
-                              "sandbox (see 'ostree remote list')");
+    CHECK(nowhere.what ==
+          "refspec 'elsewhere:fedora/43/x86_64/silverblue' is not in " + x.where() +
+              " and its remote 'elsewhere' is not configured there; the remotes here are: "
+              "sandbox (see 'ostree remote list')");
     auto unrelated = thrown([&] { sr.history(x.h.refspec, "deadbeef", ""); });
     CHECK(unrelated.code == 2);
-    CHECK(unrelated.what == "walked 5 commits from bad '(the head)' of refspec 'sandbox:bisect' back to " +
-                                s12(x.c(0)) + " (the ref's first commit) without meeting good 'deadbeef'; good "
-                                "and bad must be one history: good an older commit of the same ref as bad "
-                                "(see 'ostree log sandbox:bisect')");
+    CHECK(unrelated.what ==
+          "walked 5 commits from bad '(the head)' of refspec 'sandbox:bisect' back to " +
+              s12(x.c(0)) +
+              " (the ref's first commit) without meeting good 'deadbeef'; good "
+              "and bad must be one history: good an older commit of the same ref as bad "
+              "(see 'ostree log sandbox:bisect')");
     auto swapped = thrown([&] { sr.history(x.h.refspec, x.c(4), x.c(1).substr(0, 8)); });
     CHECK(swapped.code == 2);
-    CHECK(swapped.what == "good '" + x.c(4) + "' is newer than bad '" + x.c(1).substr(0, 8) +
-                              "' in the history of refspec 'sandbox:bisect' (walking back from its head meets "
-                              "good first): swap them, good is the older build");
+    CHECK(swapped.what ==
+          "good '" + x.c(4) + "' is newer than bad '" + x.c(1).substr(0, 8) +
+              "' in the history of refspec 'sandbox:bisect' (walking back from its head meets "
+              "good first): swap them, good is the older build");
     auto one = thrown([&] { sr.history(x.h.refspec, x.c(1), x.c(3)); });
     CHECK(one.code == 2);
-    CHECK(one.what == "nothing to bisect: refspec 'sandbox:bisect' has 1 commit between good '" + x.c(1) +
-                          "' and bad '" + x.c(3) + "'; bisect needs at least 2 (with fewer, compare good and "
+    CHECK(one.what == "nothing to bisect: refspec 'sandbox:bisect' has 1 commit between good '" +
+                          x.c(1) + "' and bad '" + x.c(3) +
+                          "'; bisect needs at least 2 (with fewer, compare good and "
                           "bad with 'bootbench start')");
     auto none = thrown([&] { sr.history(x.h.refspec, x.c(3), ""); });
-    CHECK(none.what == "nothing to bisect: refspec 'sandbox:bisect' has 0 commits between good '" + x.c(3) +
-                           "' and bad '(the head)'; bisect needs at least 2 (with fewer, compare good and bad "
-                           "with 'bootbench start')");
+    CHECK(none.what ==
+          "nothing to bisect: refspec 'sandbox:bisect' has 0 commits between good '" + x.c(3) +
+              "' and bad '(the head)'; bisect needs at least 2 (with fewer, compare good and bad "
+              "with 'bootbench start')");
     auto word = thrown([&] { sr.history(x.h.refspec, "v42", ""); });
     CHECK(word.code == 2);
-    CHECK(word.what == "good 'v42' of refspec 'sandbox:bisect' is not a commit checksum: give the checksum or a "
-                           "prefix of it of 4 to 64 lowercase hex digits (see 'ostree log sandbox:bisect')");
+    CHECK(word.what ==
+          "good 'v42' of refspec 'sandbox:bisect' is not a commit checksum: give the checksum or a "
+          "prefix of it of 4 to 64 lowercase hex digits (see 'ostree log sandbox:bisect')");
 }
 
-TEST_CASE("history: a remote whose history is cut names the commit, its missing parent and the remote",
-          "[sandbox][bisect]") {
+TEST_CASE(
+    "history: a remote whose history is cut names the commit, its missing parent and the remote",
+    "[sandbox][bisect]") {
     History x(6);
     // The remote lacks build 1, as a mirror pulled with a depth does.
     const std::string& gone = x.c(1);
-    fs::remove(sys::sandbox_remote(x.h.sysroot) / "objects" / gone.substr(0, 2) / (gone.substr(2) + ".commit"));
+    fs::remove(sys::sandbox_remote(x.h.sysroot) / "objects" / gone.substr(0, 2) /
+               (gone.substr(2) + ".commit"));
     sys::Sysroot sr(x.h.sysroot);
     auto cut = thrown([&] { sr.history(x.h.refspec, x.c(0), ""); });
     CHECK(cut.code == 2);
-    std::string head = "the history of refspec 'sandbox:bisect' is cut after 4 commits: commit " + s12(x.c(2)) +
-                       " names parent " + gone + ", which is not in " + x.where() +
+    std::string head = "the history of refspec 'sandbox:bisect' is cut after 4 commits: commit " +
+                       s12(x.c(2)) + " names parent " + gone + ", which is not in " + x.where() +
                        " nor on remote 'sandbox' (Pulling the metadata of commit " + gone +
                        " from remote 'sandbox': ";
-    std::string tail = "); the remote keeps only part of the history (a mirror pulled with a depth): choose good "
-                       "among the commits it has ('ostree log sandbox:bisect')";
+    std::string tail =
+        "); the remote keeps only part of the history (a mirror pulled with a depth): choose good "
+        "among the commits it has ('ostree log sandbox:bisect')";
     INFO(cut.what);
     CHECK(cut.what.rfind(head, 0) == 0);
     CHECK(cut.what.size() > head.size() + tail.size());
@@ -188,8 +204,9 @@ TEST_CASE("history: a remote whose history is cut names the commit, its missing 
     CHECK(sr.history(x.h.refspec, x.c(2), "").size() == 4);
 }
 
-TEST_CASE("history pulls commit metadata only; pull_commit pulls one commit's tree and moves no ref",
-          "[sandbox][bisect]") {
+TEST_CASE(
+    "history pulls commit metadata only; pull_commit pulls one commit's tree and moves no ref",
+    "[sandbox][bisect]") {
     History x(4);
     Repo before(x.h.sysroot);
     CHECK_FALSE(before.partial(x.c(0))); // the host's own build, whole
@@ -200,7 +217,8 @@ TEST_CASE("history pulls commit metadata only; pull_commit pulls one commit's tr
     Repo metadata(x.h.sysroot);
     CHECK(metadata.has(x.c(2)));
     CHECK(metadata.partial(x.c(2)));
-    CHECK(metadata.resolve(x.h.refspec) == x.c(3)); // the remote's head, as 'ostree pull --commit-metadata-only'
+    CHECK(metadata.resolve(x.h.refspec) ==
+          x.c(3)); // the remote's head, as 'ostree pull --commit-metadata-only'
     sr.pull_commit(x.h.refspec, x.c(2));
     Repo pulled(x.h.sysroot);
     CHECK_FALSE(pulled.partial(x.c(2)));
@@ -210,17 +228,20 @@ TEST_CASE("history pulls commit metadata only; pull_commit pulls one commit's tr
     // Whole already: nothing to pull, no remote needed.
     CHECK_NOTHROW(sr.pull_commit("elsewhere:x", x.c(0)));
     auto no_remote = thrown([&] { sr.pull_commit("elsewhere:x", x.c(1)); });
-    CHECK(no_remote.what == "commit " + x.c(1) + " of refspec 'elsewhere:x' is not wholly in " + x.where() +
-                                " and its remote 'elsewhere' is not configured there to pull it from; the remotes "
-                                "here are: sandbox");
+    CHECK(no_remote.what ==
+          "commit " + x.c(1) + " of refspec 'elsewhere:x' is not wholly in " + x.where() +
+              " and its remote 'elsewhere' is not configured there to pull it from; the remotes "
+              "here are: sandbox");
     std::string absent(64, '0');
     auto not_there = thrown([&] { sr.pull_commit(x.h.refspec, absent); });
     INFO(not_there.what);
-    CHECK(not_there.what.rfind("Pulling commit " + absent + " of refspec 'sandbox:bisect' from remote 'sandbox': ",
+    CHECK(not_there.what.rfind("Pulling commit " + absent +
+                                   " of refspec 'sandbox:bisect' from remote 'sandbox': ",
                                0) == 0);
 }
 
-TEST_CASE("deploy_commit: a build beside the host's own, booted by the emulated bootloader", "[sandbox][bisect]") {
+TEST_CASE("deploy_commit: a build beside the host's own, booted by the emulated bootloader",
+          "[sandbox][bisect]") {
     History x(4);
     sys::Sysroot sr(x.h.sysroot);
     auto d = sr.deploy_commit(x.h.host_default, x.c(2), x.h.refspec, "bisect-step");
@@ -232,7 +253,8 @@ TEST_CASE("deploy_commit: a build beside the host's own, booted by the emulated 
     CHECK(ds[1].kargs_for == "bisect-step");
     CHECK(ds[1].refspec == x.h.refspec);
     CHECK(ds[1].version == "2");
-    CHECK(sys::emulated_boot_choice(x.h.sysroot) == fs::canonical(sr.deployment_dir(x.h.host_default)));
+    CHECK(sys::emulated_boot_choice(x.h.sysroot) ==
+          fs::canonical(sr.deployment_dir(x.h.host_default)));
     sr.set_default(d);
     sys::EmulatedBoot boot = sys::emulate_boot(x.h.sysroot);
     CHECK(boot.booted_dir == fs::canonical(sr.deployment_dir(d)));
@@ -249,13 +271,15 @@ TEST_CASE("deploy_commit: a build beside the host's own, booted by the emulated 
     CHECK(n == 2);
 }
 
-TEST_CASE("a deployment made by deploy_commit goes with the end of the experiment", "[sandbox][bisect]") {
+TEST_CASE("a deployment made by deploy_commit goes with the end of the experiment",
+          "[sandbox][bisect]") {
     test::Sandbox sb(test::fast_experiment(1));
     const core::DeploymentRef a = sb.layout.targets.at("a");
     core::DeploymentRef made;
     {
         sys::SandboxHost h = sb.host();
-        made = h.sysroot().deploy_commit(sb.layout.host_default, a.checksum, "bootbench-sandbox/a", "bisect-step");
+        made = h.sysroot().deploy_commit(sb.layout.host_default, a.checksum, "bootbench-sandbox/a",
+                                         "bisect-step");
         REQUIRE(h.sysroot().deployments().size() == 4);
     }
     sb.start();

@@ -1,6 +1,7 @@
 #include "sys/ostree/repo_history.hpp"
 
 #include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "core/base/time.hpp"
 #include "sys/ostree/gerror.hpp"
 
@@ -18,17 +19,17 @@ constexpr int kMetadataDepth = 32;
 // The longest history walked before bisect gives up looking for good.
 constexpr size_t kMaxWalk = 5000;
 
-std::string short_csum(const std::string& c) { return c.substr(0, 12); }
+std::string short_csum(const std::string& c) {
+    return c.substr(0, 12);
+}
 
 } // namespace
 
 std::string remote_names(OstreeRepo* repo) {
     guint n = 0;
     g_auto(GStrv) names = ostree_repo_remote_list(repo, &n);
-    std::string out;
-    for (guint i = 0; i < n; ++i)
-        out += (i ? ", " : "") + std::string(names[i]);
-    return out.empty() ? "none" : out;
+    std::vector<std::string> out(names, names + n);
+    return out.empty() ? "none" : core::join(out, ", ");
 }
 
 namespace {
@@ -42,21 +43,25 @@ bool is_hex_prefix(const std::string& s) {
     return true;
 }
 
-bool is_full_checksum(const std::string& s) { return s.size() == 64 && is_hex_prefix(s); }
+bool is_full_checksum(const std::string& s) {
+    return s.size() == 64 && is_hex_prefix(s);
+}
 
 void check_commit_arg(const char* which, const std::string& value, const RefspecSource& src) {
     if (is_hex_prefix(value) || (value.empty() && std::string(which) == "bad"))
         return;
     throw input_error(std::string(which) + " '" + value + "' of refspec '" + src.refspec +
                       "' is not a commit checksum: give the checksum or a prefix of it of 4 to 64 "
-                      "lowercase hex digits (see 'ostree log " + src.refspec + "')");
+                      "lowercase hex digits (see 'ostree log " +
+                      src.refspec + "')");
 }
 
 // The commit variant; nullptr when the repo does not have it.
 GVariant* load_commit_variant(OstreeRepo* repo, const std::string& csum) {
     GVariant* commit = nullptr;
     gcheck("Reading commit " + csum, [&](GError** e) {
-        return ostree_repo_load_variant_if_exists(repo, OSTREE_OBJECT_TYPE_COMMIT, csum.c_str(), &commit, e);
+        return ostree_repo_load_variant_if_exists(repo, OSTREE_OBJECT_TYPE_COMMIT, csum.c_str(),
+                                                  &commit, e);
     });
     return commit;
 }
@@ -71,15 +76,17 @@ core::CommitInfo commit_info(const std::string& csum, GVariant* commit) {
     const char* version = nullptr;
     if (g_variant_lookup(metadata, OSTREE_COMMIT_META_KEY_VERSION, "&s", &version) && version)
         info.version = version;
-    info.timestamp = core::format_instant({static_cast<long long>(ostree_commit_get_timestamp(commit)), 0});
+    info.timestamp =
+        core::format_instant({static_cast<long long>(ostree_commit_get_timestamp(commit)), 0});
     return info;
 }
 
 // Walks a ref's history back from a start commit, one commit a step,
 // pulling the metadata of the next chunk of parents where the repo lacks it.
 class Walk {
-public:
-    Walk(OstreeRepo* repo, const RefspecSource& src, const Puller& pull) : repo_(repo), src_(src), pull_(pull) {}
+  public:
+    Walk(OstreeRepo* repo, const RefspecSource& src, const Puller& pull)
+        : repo_(repo), src_(src), pull_(pull) {}
 
     // The commit's variant, its metadata pulled first if the repo lacks it.
     // `child`: the commit whose parent it is ("" for the start).
@@ -90,46 +97,59 @@ public:
             try_pull(csum, child);
         if (GVariant* c = load_commit_variant(repo_, csum))
             return c;
-        throw missing(csum, child, "");
+        throw missing(csum, child, "the pull did not bring it");
     }
 
     std::vector<core::CommitInfo> walked;
 
-private:
+  private:
     void try_pull(const std::string& csum, const std::string& child) {
         try {
-            pull_({src_.remote, {csum}, kMetadataDepth, true,
-                   "Pulling the metadata of commit " + csum + " from remote '" + src_.remote + "'"});
+            pull_(
+                {src_.remote,
+                 {csum},
+                 kMetadataDepth,
+                 true,
+                 "Pulling the metadata of commit " + csum + " from remote '" + src_.remote + "'"});
         } catch (const Error& e) {
             throw missing(csum, child, e.what());
         }
     }
 
-    Error missing(const std::string& csum, const std::string& child, const std::string& pull_error) const;
+    Error missing(const std::string& csum, const std::string& child,
+                  const std::string& pull_error) const;
 
     OstreeRepo* repo_;
     const RefspecSource& src_;
     const Puller& pull_;
 };
 
-Error Walk::missing(const std::string& csum, const std::string& child, const std::string& pull_error) const {
-    std::string what = child.empty() ? "commit " + csum + " of refspec '" + src_.refspec + "' is not in " + src_.where
-                                     : "the history of refspec '" + src_.refspec + "' is cut after " +
-                                           std::to_string(walked.size()) + " commits: commit " + short_csum(child) +
-                                           " names parent " + csum + ", which is not in " + src_.where;
+Error Walk::missing(const std::string& csum, const std::string& child,
+                    const std::string& pull_error) const {
+    std::string what =
+        child.empty()
+            ? "commit " + csum + " of refspec '" + src_.refspec + "' is not in " + src_.where
+            : "the history of refspec '" + src_.refspec + "' is cut after " +
+                  core::count_of(static_cast<long long>(walked.size()), "commit") + ": commit " +
+                  short_csum(child) + " names parent " + csum + ", which is not in " + src_.where;
     if (!src_.remote_configured)
-        return input_error(what + ", and its remote '" + src_.remote + "' is not configured there (remotes: " +
-                           remote_names(repo_) + ")");
-    std::string fix = child.empty() ? "check the checksum ('ostree log " + src_.refspec + "')"
-                                    : "the remote keeps only part of the history (a mirror pulled with a "
-                                      "depth): choose good among the commits it has ('ostree log " +
-                                          src_.refspec + "')";
+        return input_error(what + ", and " +
+                           (src_.remote.empty()
+                                ? "the refspec names no remote (REMOTE:REF)"
+                                : "its remote '" + src_.remote + "' is not configured there") +
+                           " to pull it from (remotes: " + remote_names(repo_) + ")");
+    std::string fix = child.empty()
+                          ? "check the checksum ('ostree log " + src_.refspec + "')"
+                          : "the remote keeps only part of the history (a mirror pulled with a "
+                            "depth): choose good among the commits it has ('ostree log " +
+                                src_.refspec + "')";
     return input_error(what + " nor on remote '" + src_.remote + "' (" + pull_error + "); " + fix);
 }
 
 } // namespace
 
-RefspecSource refspec_source(OstreeRepo* repo, const std::string& refspec, const std::string& where) {
+RefspecSource refspec_source(OstreeRepo* repo, const std::string& refspec,
+                             const std::string& where) {
     RefspecSource src;
     src.refspec = refspec;
     src.where = where;
@@ -139,8 +159,10 @@ RefspecSource refspec_source(OstreeRepo* repo, const std::string& refspec, const
     if (!ostree_parse_refspec(refspec.c_str(), &remote, &ref, &error)) {
         std::string msg = error->message;
         g_error_free(error);
-        throw input_error("refspec '" + refspec + "' is not an ostree refspec (REMOTE:REF, e.g. "
-                          "fedora:fedora/43/x86_64/silverblue): " + msg);
+        throw input_error("refspec '" + refspec +
+                          "' is not an ostree refspec (REMOTE:REF, e.g. "
+                          "fedora:fedora/43/x86_64/silverblue): " +
+                          msg);
     }
     src.remote = remote ? remote : "";
     src.ref = ref;
@@ -172,7 +194,8 @@ void pull_from_remote(OstreeRepo* repo, const PullRequest& req) {
     g_variant_builder_add(b, "{sv}", "depth", g_variant_new_int32(req.depth));
     g_autoptr(GVariant) options = g_variant_ref_sink(g_variant_builder_end(b));
     gcheck(req.doing, [&](GError** e) {
-        return ostree_repo_pull_with_options(repo, req.remote.c_str(), options, nullptr, nullptr, e);
+        return ostree_repo_pull_with_options(repo, req.remote.c_str(), options, nullptr, nullptr,
+                                             e);
     });
 }
 
@@ -180,12 +203,17 @@ namespace {
 
 // The commit the walk starts from: bad when it is a whole checksum, else
 // the ref's head (after pulling its metadata from a configured remote).
-std::string start_commit(OstreeRepo* repo, const RefspecSource& src, const std::string& bad, const Puller& pull) {
+std::string start_commit(OstreeRepo* repo, const RefspecSource& src, const std::string& bad,
+                         const Puller& pull) {
     if (is_full_checksum(bad))
         return bad;
     if (src.remote_configured)
-        pull({src.remote, {src.ref}, kMetadataDepth, true,
-              "Pulling the commit metadata of refspec '" + src.refspec + "' from remote '" + src.remote + "'"});
+        pull({src.remote,
+              {src.ref},
+              kMetadataDepth,
+              true,
+              "Pulling the commit metadata of refspec '" + src.refspec + "' from remote '" +
+                  src.remote + "'"});
     g_autofree char* head = nullptr;
     gcheck("Resolving refspec '" + src.refspec + "'", [&](GError** e) {
         return ostree_repo_resolve_rev(repo, src.refspec.c_str(), TRUE, &head, e);
@@ -193,12 +221,13 @@ std::string start_commit(OstreeRepo* repo, const RefspecSource& src, const std::
     if (head)
         return head;
     if (src.remote.empty())
-        throw input_error("refspec '" + src.refspec + "' is not in " + src.where +
-                          " and names no remote to pull it from (REMOTE:REF); the remotes here are: " +
-                          remote_names(repo));
-    throw input_error("refspec '" + src.refspec + "' is not in " + src.where + " and its remote '" + src.remote +
-                      "' is not configured there; the remotes here are: " + remote_names(repo) +
-                      " (see 'ostree remote list')");
+        throw input_error(
+            "refspec '" + src.refspec + "' is not in " + src.where +
+            " and names no remote to pull it from (REMOTE:REF); the remotes here are: " +
+            remote_names(repo));
+    throw input_error("refspec '" + src.refspec + "' is not in " + src.where + " and its remote '" +
+                      src.remote + "' is not configured there; the remotes here are: " +
+                      remote_names(repo) + " (see 'ostree remote list')");
 }
 
 bool matches(const std::string& csum, const std::string& prefix) {
@@ -211,23 +240,27 @@ struct Found {
 };
 
 void refuse_swapped(const RefspecSource& src, const std::string& good, const std::string& bad) {
-    throw input_error("good '" + good + "' is newer than bad '" + bad + "' in the history of refspec '" +
-                      src.refspec + "' (walking back from its head meets good first): swap them, good is "
+    throw input_error("good '" + good + "' is newer than bad '" + bad +
+                      "' in the history of refspec '" + src.refspec +
+                      "' (walking back from its head meets good first): swap them, good is "
                       "the older build");
 }
 
-void refuse_not_ancestor(const Walk& w, const RefspecSource& src, const std::string& good, const std::string& bad,
-                         const std::string& why) {
-    throw input_error("walked " + std::to_string(w.walked.size()) + " commits from bad '" +
-                      (bad.empty() ? "(the head)" : bad) + "' of refspec '" + src.refspec + "' back to " +
-                      short_csum(w.walked.back().checksum) + " (" + why + ") without meeting good '" + good +
-                      "'; good and bad must be one history: good an older commit of the same ref as bad "
-                      "(see 'ostree log " + src.refspec + "')");
+void refuse_not_ancestor(const Walk& w, const RefspecSource& src, const std::string& good,
+                         const std::string& bad, const std::string& why) {
+    throw input_error(
+        "walked " + core::count_of(static_cast<long long>(w.walked.size()), "commit") +
+        " from bad '" + (bad.empty() ? "(the head)" : bad) + "' of refspec '" + src.refspec +
+        "' back to " + short_csum(w.walked.back().checksum) + " (" + why +
+        ") without meeting good '" + good +
+        "'; good and bad must be one history: good an older commit of the same ref as bad "
+        "(see 'ostree log " +
+        src.refspec + "')");
 }
 
 // Walks back from `start` until good is met after bad.
-Found walk_to_good(Walk& w, const RefspecSource& src, const std::string& start, const std::string& good,
-                   const std::string& bad) {
+Found walk_to_good(Walk& w, const RefspecSource& src, const std::string& start,
+                   const std::string& good, const std::string& bad) {
     Found f;
     if (bad.empty() || is_full_checksum(bad))
         f.bad = 0;
@@ -245,8 +278,10 @@ Found walk_to_good(Walk& w, const RefspecSource& src, const std::string& start, 
         if (!f.bad && matches(csum, good))
             refuse_swapped(src, good, bad);
         g_autofree char* parent = ostree_commit_get_parent(commit);
-        if (!parent || w.walked.size() >= kMaxWalk)
-            refuse_not_ancestor(w, src, good, bad, parent ? "the most bootbench walks" : "the ref's first commit");
+        if (!parent)
+            refuse_not_ancestor(w, src, good, bad, "the ref's first commit");
+        if (w.walked.size() >= kMaxWalk)
+            refuse_not_ancestor(w, src, good, bad, "the most bootbench walks");
         child = csum;
         csum = parent;
     }
@@ -262,23 +297,27 @@ void check_unique(const Walk& w, size_t upto, const std::string& prefix, const c
             hits += (n++ ? ", " : "") + short_csum(w.walked[i].checksum);
     if (n > 1)
         throw input_error(std::string(which) + " '" + prefix + "' matches " + std::to_string(n) +
-                          " commits of refspec '" + src.refspec + "' (" + hits + "): give more digits");
+                          " commits of refspec '" + src.refspec + "' (" + hits +
+                          "): give more digits");
 }
 
-void check_enough(const Found& f, const RefspecSource& src, const std::string& good, const std::string& bad) {
+void check_enough(const Found& f, const RefspecSource& src, const std::string& good,
+                  const std::string& bad) {
     long between = static_cast<long>(*f.good) - static_cast<long>(*f.bad) - 1;
     if (between >= 2)
         return;
-    throw input_error("nothing to bisect: refspec '" + src.refspec + "' has " + std::to_string(between < 0 ? 0 : between) +
-                      " commit" + (between == 1 ? "" : "s") + " between good '" + good + "' and bad '" +
-                      (bad.empty() ? "(the head)" : bad) + "'; bisect needs at least 2 (with fewer, "
+    throw input_error("nothing to bisect: refspec '" + src.refspec + "' has " +
+                      core::count_of(between < 0 ? 0 : between, "commit") + " between good '" +
+                      good + "' and bad '" + (bad.empty() ? "(the head)" : bad) +
+                      "'; bisect needs at least 2 (with fewer, "
                       "compare good and bad with 'bootbench start')");
 }
 
 } // namespace
 
-std::vector<core::CommitInfo> commit_history(OstreeRepo* repo, const RefspecSource& src, const std::string& good,
-                                             const std::string& bad, const Puller& pull) {
+std::vector<core::CommitInfo> commit_history(OstreeRepo* repo, const RefspecSource& src,
+                                             const std::string& good, const std::string& bad,
+                                             const Puller& pull) {
     check_commit_arg("good", good, src);
     check_commit_arg("bad", bad, src);
     Walk w(repo, src, pull);

@@ -18,9 +18,9 @@ namespace bootbench::sys {
 struct PullRequest {
     std::string remote;
     std::vector<std::string> revs;
-    int depth = 0;          // parents to follow (libostree's "depth")
+    int depth = 0;           // parents to follow (libostree's "depth")
     bool commit_only = true; // OSTREE_REPO_PULL_FLAGS_COMMIT_ONLY: metadata, no tree
-    std::string doing;      // what the error message says was being done
+    std::string doing;       // what the error message says was being done
 };
 // Runs a pull; the Sysroot holds its lock around it (which is what makes
 // /sysroot writable on a booted host).
@@ -32,13 +32,15 @@ struct RefspecSource {
     bool remote_configured = false;
     std::string where; // "the ostree repo of /sysroot", for messages
 };
-RefspecSource refspec_source(OstreeRepo* repo, const std::string& refspec, const std::string& where);
+RefspecSource refspec_source(OstreeRepo* repo, const std::string& refspec,
+                             const std::string& where);
 
 // The commits from `good` to `bad`, oldest first (good first, bad last);
 // bad "" is the ref's head after a metadata pull. Throws bootbench::Error
 // (exit 2 for the user's input) naming the refspec, the commits and the repo.
-std::vector<core::CommitInfo> commit_history(OstreeRepo* repo, const RefspecSource& src, const std::string& good,
-                                             const std::string& bad, const Puller& pull);
+std::vector<core::CommitInfo> commit_history(OstreeRepo* repo, const RefspecSource& src,
+                                             const std::string& good, const std::string& bad,
+                                             const Puller& pull);
 
 // The repo's remotes, "a, b" ("none" when it has none), for messages.
 std::string remote_names(OstreeRepo* repo);
