@@ -135,6 +135,17 @@ TEST_CASE("history: a sandbox ref's builds oldest first, with subjects, versions
     CHECK(whole.back().checksum == x.c(5));
 }
 
+TEST_CASE("history walks past what one metadata pull brings (libostree's depth)",
+          "[sandbox][bisect]") {
+    History x(40); // one pull follows 32 parents
+    sys::Sysroot sr(x.h.sysroot);
+    auto hs = sr.history(x.h.refspec, x.c(0), "");
+    REQUIRE(hs.size() == 40);
+    for (size_t i = 0; i < hs.size(); ++i)
+        CHECK(hs[i].checksum == x.c(static_cast<int>(i)));
+    CHECK(hs.back().subject == "sandbox build 39");
+}
+
 TEST_CASE(
     "history: a refspec nowhere, good not an ancestor of bad, too few commits, not a checksum",
     "[sandbox][bisect]") {
