@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -129,16 +130,12 @@ public:
             throw Error("the sandbox folder " + dir.string() + " is not empty; give an empty or new folder");
         sysroot = fs::canonical(dir);
         g_autoptr(GFile) path = g_file_new_for_path(sysroot.c_str());
-        s = ostree_sysroot_new(path);
+        owned_s.reset(ostree_sysroot_new(path));
+        s = owned_s.get();
         init_sysroot(s, &repo);
+        owned_repo.reset(repo);
         trees = sysroot / "tmp-trees";
     }
-    ~SandboxBuild() {
-        g_clear_object(&repo);
-        g_clear_object(&s);
-    }
-    SandboxBuild(const SandboxBuild&) = delete;
-    SandboxBuild& operator=(const SandboxBuild&) = delete;
 
     void finish() {
         fs::remove_all(trees);
@@ -146,6 +143,8 @@ public:
     }
 
     fs::path sysroot, trees;
+    std::unique_ptr<OstreeSysroot, void (*)(gpointer)> owned_s{nullptr, g_object_unref};
+    std::unique_ptr<OstreeRepo, void (*)(gpointer)> owned_repo{nullptr, g_object_unref};
     OstreeSysroot* s = nullptr;
     OstreeRepo* repo = nullptr;
     std::string kver = kernel_release();
