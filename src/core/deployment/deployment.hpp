@@ -27,6 +27,14 @@ struct DeploymentInfo {
     Layering layering;      // what rpm-ostree layered on the image, if anything
 };
 
+// One commit of a ref's history, as bisect lists its builds.
+struct CommitInfo {
+    std::string checksum;
+    std::string subject;
+    std::string version;   // the commit's "version" metadata, "" if none
+    std::string timestamp; // ISO 8601 UTC (core/base/time's format)
+};
+
 // "0: fedora/1a2b3c4d5e6f.0 image ghcr.io/x/y:stable (booted, pinned)"
 std::string describe(const DeploymentInfo& d);
 std::string describe_all(const std::vector<DeploymentInfo>& ds);

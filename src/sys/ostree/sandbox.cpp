@@ -5,12 +5,14 @@
 #include "core/deployment/bls.hpp"
 #include "sys/store/files.hpp"
 #include "sys/ostree/gerror.hpp"
+#include "sys/ostree/repo_history.hpp"
 #include "sys/process/subprocess.hpp"
 #include "sys/ostree/unit_install.hpp"
 #include "unit_text.hpp"
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -40,9 +42,15 @@ void write_tree(const fs::path& root, const std::string& name, const std::string
     write_file_atomic(root / "usr/share/bootbench-sandbox/name", name + "\n");
 }
 
-std::string commit_tree(OstreeRepo* repo, const fs::path& tree, const std::string& ref,
-                        const std::string& version) {
-    std::string doing = "Committing the sandbox tree for " + ref;
+// One commit of a sandbox tree: its ref in the repo, metadata "version",
+// parent ("" none), subject, and time (seconds since the epoch; 0 now).
+struct CommitSpec {
+    std::string ref, version, parent, subject;
+    guint64 time = 0;
+};
+
+std::string commit_tree(OstreeRepo* repo, const fs::path& tree, const CommitSpec& c) {
+    std::string doing = "Committing the sandbox tree for " + c.ref;
     gcheck(doing, [&](GError** e) { return ostree_repo_prepare_transaction(repo, nullptr, nullptr, e); });
     g_autoptr(OstreeMutableTree) mtree = ostree_mutable_tree_new();
     g_autoptr(GFile) dir = g_file_new_for_path(tree.c_str());
@@ -52,14 +60,16 @@ std::string commit_tree(OstreeRepo* repo, const fs::path& tree, const std::strin
     g_autoptr(GFile) root = nullptr;
     gcheck(doing, [&](GError** e) { return ostree_repo_write_mtree(repo, mtree, &root, nullptr, e); });
     g_autoptr(GVariantBuilder) meta = g_variant_builder_new(G_VARIANT_TYPE("a{sv}"));
-    g_variant_builder_add(meta, "{sv}", "version", g_variant_new_string(version.c_str()));
+    g_variant_builder_add(meta, "{sv}", OSTREE_COMMIT_META_KEY_VERSION, g_variant_new_string(c.version.c_str()));
     g_autoptr(GVariant) metadata = g_variant_ref_sink(g_variant_builder_end(meta));
     g_autofree char* checksum = nullptr;
+    guint64 time = c.time ? c.time : static_cast<guint64>(g_get_real_time() / G_USEC_PER_SEC);
     gcheck(doing, [&](GError** e) {
-        return ostree_repo_write_commit(repo, nullptr, ref.c_str(), nullptr, metadata,
-                                        OSTREE_REPO_FILE(root), &checksum, nullptr, e);
+        return ostree_repo_write_commit_with_time(repo, c.parent.empty() ? nullptr : c.parent.c_str(),
+                                                  c.subject.empty() ? nullptr : c.subject.c_str(), nullptr,
+                                                  metadata, OSTREE_REPO_FILE(root), time, &checksum, nullptr, e);
     });
-    ostree_repo_transaction_set_ref(repo, nullptr, ref.c_str(), checksum);
+    ostree_repo_transaction_set_ref(repo, nullptr, c.ref.c_str(), checksum);
     gcheck(doing, [&](GError** e) { return ostree_repo_commit_transaction(repo, nullptr, nullptr, e); });
     return checksum;
 }
@@ -109,21 +119,44 @@ void init_sysroot(OstreeSysroot* s, OstreeRepo** repo) {
     });
 }
 
+// What every sandbox build starts from: an empty folder made a sysroot with
+// its repo and stateroot, the running kernel's release and the emulated
+// machine's own id (the same in every deployment), a folder for trees.
+class SandboxBuild {
+public:
+    explicit SandboxBuild(const fs::path& dir) {
+        make_dirs(dir);
+        if (!fs::is_empty(dir))
+            throw Error("the sandbox folder " + dir.string() + " is not empty; give an empty or new folder");
+        sysroot = fs::canonical(dir);
+        g_autoptr(GFile) path = g_file_new_for_path(sysroot.c_str());
+        owned_s.reset(ostree_sysroot_new(path));
+        s = owned_s.get();
+        init_sysroot(s, &repo);
+        owned_repo.reset(repo);
+        trees = sysroot / "tmp-trees";
+    }
+
+    void finish() {
+        fs::remove_all(trees);
+        make_dirs(sysroot / "run");
+    }
+
+    fs::path sysroot, trees;
+    std::unique_ptr<OstreeSysroot, void (*)(gpointer)> owned_s{nullptr, g_object_unref};
+    std::unique_ptr<OstreeRepo, void (*)(gpointer)> owned_repo{nullptr, g_object_unref};
+    OstreeSysroot* s = nullptr;
+    OstreeRepo* repo = nullptr;
+    std::string kver = kernel_release();
+    std::string machine = random_machine_id();
+};
+
 } // namespace
 
 SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e) {
-    make_dirs(dir);
-    if (!fs::is_empty(dir))
-        throw Error("the sandbox folder " + dir.string() + " is not empty; give an empty or new folder");
+    SandboxBuild b(dir);
     SandboxLayout out;
-    out.sysroot = fs::canonical(dir);
-    g_autoptr(GFile) path = g_file_new_for_path(out.sysroot.c_str());
-    g_autoptr(OstreeSysroot) s = ostree_sysroot_new(path);
-    g_autoptr(OstreeRepo) repo = nullptr;
-    init_sysroot(s, &repo);
-    fs::path trees = out.sysroot / "tmp-trees";
-    std::string kver = kernel_release();
-    std::string machine = random_machine_id(); // the emulated machine's own, in every deployment
+    out.sysroot = b.sysroot;
     // Targets first, the host's own deployment last: it ends up the default.
     std::vector<const core::Target*> order;
     for (const auto& t : e.targets)
@@ -132,14 +165,75 @@ SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e) {
     for (const core::Target* t : order) {
         std::string name = t ? t->name : "host";
         std::string ref = "bootbench-sandbox/" + name;
-        write_tree(trees / name, name, kver, machine);
-        std::string csum = commit_tree(repo, trees / name, ref, "sandbox-" + name);
-        g_autoptr(GKeyFile) origin = origin_for(s, t, ref);
-        core::DeploymentRef d = deploy(s, csum, origin, name);
+        write_tree(b.trees / name, name, b.kver, b.machine);
+        std::string csum = commit_tree(b.repo, b.trees / name, {ref, "sandbox-" + name, "", "", 0});
+        g_autoptr(GKeyFile) origin = origin_for(b.s, t, ref);
+        core::DeploymentRef d = deploy(b.s, csum, origin, name);
         (t ? out.targets[name] : out.host_default) = d;
     }
-    fs::remove_all(trees);
-    make_dirs(out.sysroot / "run");
+    b.finish();
+    return out;
+}
+
+namespace {
+
+constexpr const char* kHistoryRef = "bisect";
+
+// The sandbox's remote: an archive repo (as a server has) configured in the
+// sandbox's repo as remote "sandbox" at its file:// URL.
+OstreeRepo* make_remote(SandboxBuild& b) {
+    fs::path path = sandbox_remote(b.sysroot);
+    g_autoptr(GFile) file = g_file_new_for_path(path.c_str());
+    g_autoptr(OstreeRepo) remote = ostree_repo_new(file);
+    gcheck("Creating the sandbox's remote repo " + path.string(),
+           [&](GError** e) { return ostree_repo_create(remote, OSTREE_REPO_MODE_ARCHIVE, nullptr, e); });
+    g_autoptr(GVariantBuilder) opts = g_variant_builder_new(G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(opts, "{sv}", "gpg-verify", g_variant_new_boolean(FALSE));
+    g_autoptr(GVariant) options = g_variant_ref_sink(g_variant_builder_end(opts));
+    std::string url = "file://" + path.string();
+    gcheck("Configuring remote '" + std::string(kSandboxRemote) + "' at " + url, [&](GError** e) {
+        return ostree_repo_remote_add(b.repo, kSandboxRemote, url.c_str(), options, nullptr, e);
+    });
+    return static_cast<OstreeRepo*>(g_steal_pointer(&remote));
+}
+
+// Build n: its tree tells the builds apart (usr/share/bootbench/sandbox-build).
+std::string commit_build(SandboxBuild& b, OstreeRepo* remote, int n, const std::string& parent, guint64 time) {
+    std::string name = "build-" + std::to_string(n);
+    write_tree(b.trees / name, name, b.kver, b.machine);
+    make_dirs(b.trees / name / "usr/share/bootbench");
+    write_file_atomic(b.trees / name / "usr/share/bootbench/sandbox-build", std::to_string(n) + "\n");
+    return commit_tree(remote, b.trees / name,
+                       {kHistoryRef, std::to_string(n), parent, "sandbox build " + std::to_string(n), time});
+}
+
+// The host has build 0 as it would after an upgrade to it: pulled whole,
+// the remote-tracking ref at it.
+void pull_first(SandboxBuild& b, const SandboxHistory& h) {
+    pull_from_remote(b.repo, {kSandboxRemote, {h.commits.front()}, 0, false, "Pulling sandbox build 0"});
+    gcheck("Setting " + h.refspec + " to sandbox build 0", [&](GError** e) {
+        return ostree_repo_set_ref_immediate(b.repo, kSandboxRemote, kHistoryRef, h.commits.front().c_str(),
+                                             nullptr, e);
+    });
+}
+
+} // namespace
+
+SandboxHistory build_sandbox_history(const fs::path& dir, int builds) {
+    if (builds < 1)
+        throw Error("a sandbox history needs at least one build, not " + std::to_string(builds));
+    SandboxBuild b(dir);
+    SandboxHistory out{b.sysroot, {}, std::string(kSandboxRemote) + ":" + kHistoryRef, {}};
+    g_autoptr(OstreeRepo) remote = make_remote(b);
+    // A build a day, the last one today: timestamps as an image's builds have.
+    auto now = static_cast<guint64>(g_get_real_time() / G_USEC_PER_SEC);
+    for (int n = 0; n < builds; ++n)
+        out.commits.push_back(commit_build(b, remote, n, n ? out.commits.back() : "",
+                                           now - static_cast<guint64>(builds - 1 - n) * 86400));
+    pull_first(b, out);
+    g_autoptr(GKeyFile) origin = ostree_sysroot_origin_new_from_refspec(b.s, out.refspec.c_str());
+    out.host_default = deploy(b.s, out.commits.front(), origin, "host");
+    b.finish();
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace bootbench::sys {
 
@@ -31,6 +32,22 @@ struct SandboxLayout {
 // deployment per target, whatever its selector says, plus the host's own
 // deployment, which is the default when the build ends.
 SandboxLayout build_sandbox(const fs::path& dir, const core::Experiment& e);
+
+// A sandbox for bisect: its ref `refspec` ("sandbox:bisect") has `builds`
+// commits, each the parent of the next, subject "sandbox build N",
+// version "N" and usr/share/bootbench/sandbox-build holding N (0-based).
+// They live on the sandbox's remote (an archive repo served by a file://
+// URL, sandbox_remote()), as an image's builds live on a real host's
+// remote: the local repo has the first only, deployed as the host's own.
+struct SandboxHistory {
+    fs::path sysroot;
+    core::DeploymentRef host_default;
+    std::string refspec;
+    std::vector<std::string> commits; // oldest first
+};
+SandboxHistory build_sandbox_history(const fs::path& dir, int builds);
+inline constexpr const char* kSandboxRemote = "sandbox";
+inline fs::path sandbox_remote(const fs::path& sysroot) { return sysroot / "sandbox-remote"; }
 
 // The deployment folder the emulated bootloader boots: the default BLS entry's
 // ostree= path, resolved through the boot.N links. Throws when there is none.

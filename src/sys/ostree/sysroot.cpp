@@ -4,6 +4,7 @@
 #include "sys/clock.hpp"
 #include "sys/ostree/gerror.hpp"
 #include "sys/ostree/layering.hpp"
+#include "sys/ostree/repo_history.hpp"
 #include "sys/store/files.hpp"
 #include "sys/store/user_lines.hpp"
 
@@ -59,6 +60,27 @@ core::DeploymentRef ref_of(OstreeDeployment* d) {
 }
 
 GPtrArray* deployment_list(OstreeSysroot* s) { return ostree_sysroot_get_deployments(s); }
+
+OstreeRepo* sysroot_repo(OstreeSysroot* s, const fs::path& path) {
+    OstreeRepo* repo = nullptr;
+    gcheck("Opening the repo of " + path.string(),
+           [&](GError** e) { return ostree_sysroot_get_repo(s, &repo, nullptr, e); });
+    return repo;
+}
+
+std::string repo_where(const fs::path& path) { return "the ostree repo of " + path.string(); }
+
+// The base's kernel arguments without ostree= (libostree adds its own),
+// then `extra`.
+char** kernel_argv(OstreeDeployment* base, const std::vector<std::string>& extra) {
+    OstreeBootconfigParser* bc = ostree_deployment_get_bootconfig(base);
+    const char* options = bc ? ostree_bootconfig_parser_get(bc, "options") : nullptr;
+    g_autoptr(OstreeKernelArgs) ka = ostree_kernel_args_from_string(options ? options : "");
+    ostree_kernel_args_delete_key_entry(ka, "ostree", nullptr);
+    for (const auto& k : extra)
+        ostree_kernel_args_append(ka, k.c_str());
+    return ostree_kernel_args_to_strv(ka);
+}
 
 // A copy of the deployment's origin (an empty one when it has none), comments kept.
 GKeyFile* origin_copy(OstreeDeployment* d) {
@@ -146,9 +168,7 @@ void Sysroot::reload() {
 }
 
 std::vector<core::DeploymentInfo> Sysroot::deployments() {
-    g_autoptr(OstreeRepo) repo = nullptr;
-    gcheck("Opening the repo of " + path_.string(),
-           [&](GError** e) { return ostree_sysroot_get_repo(sysroot_, &repo, nullptr, e); });
+    g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
     OstreeDeployment* booted = ostree_sysroot_get_booted_deployment(sysroot_);
     g_autoptr(GPtrArray) list = deployment_list(sysroot_);
     std::vector<core::DeploymentInfo> out;
@@ -268,29 +288,47 @@ void Sysroot::write_pin(OstreeDeployment* d, bool pinned, const std::string& doi
                     std::strerror(errno));
 }
 
+// Everything a deployment bootbench makes differs in: the commit ("" for
+// base's), the origin's refspec ("" for a copy of base's origin), kernel
+// arguments appended to base's; each is marked [bootbench] kargs-for=target.
+struct Sysroot::Marked {
+    std::string commit;
+    std::string refspec;
+    std::vector<std::string> kargs;
+    std::string target;
+    std::string doing;
+};
+
 core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_ref,
                                                const std::vector<std::string>& kargs,
                                                const std::string& target) {
+    return deploy_marked(base_ref, {"", "", kargs, target,
+                                    "Deploying " + core::describe(base_ref) +
+                                        " again with kernel arguments for target '" + target + "'"});
+}
+
+core::DeploymentRef Sysroot::deploy_commit(const core::DeploymentRef& base, const std::string& commit,
+                                           const std::string& refspec, const std::string& target) {
+    pull_commit(refspec, commit);
+    return deploy_marked(base, {commit, refspec, {}, target,
+                                "Deploying commit " + commit + " of refspec '" + refspec + "' beside " +
+                                    core::describe(base) + " for '" + target + "'"});
+}
+
+core::DeploymentRef Sysroot::deploy_marked(const core::DeploymentRef& base_ref, const Marked& what) {
     Lock lock(*this);
     OstreeDeployment* base = find(base_ref);
-    OstreeBootconfigParser* bc = ostree_deployment_get_bootconfig(base);
-    const char* options = bc ? ostree_bootconfig_parser_get(bc, "options") : nullptr;
-    g_autoptr(OstreeKernelArgs) ka = ostree_kernel_args_from_string(options ? options : "");
-    ostree_kernel_args_delete_key_entry(ka, "ostree", nullptr);
-    for (const auto& k : kargs)
-        ostree_kernel_args_append(ka, k.c_str());
-    g_auto(GStrv) argv = ostree_kernel_args_to_strv(ka);
-
-    g_autoptr(GKeyFile) origin = origin_copy(base);
-    g_key_file_set_string(origin, "bootbench", "kargs-for", target.c_str());
-
+    g_auto(GStrv) argv = kernel_argv(base, what.kargs);
+    g_autoptr(GKeyFile) origin = what.refspec.empty()
+                                     ? origin_copy(base)
+                                     : ostree_sysroot_origin_new_from_refspec(sysroot_, what.refspec.c_str());
+    g_key_file_set_string(origin, "bootbench", "kargs-for", what.target.c_str());
+    const char* csum = what.commit.empty() ? ostree_deployment_get_csum(base) : what.commit.c_str();
     OstreeSysrootDeployTreeOpts opts{};
     opts.override_kernel_argv = argv;
     g_autoptr(OstreeDeployment) fresh = nullptr;
-    std::string doing = "Deploying " + core::describe(base_ref) + " again with kernel arguments for target '" + target + "'";
-    gcheck(doing, [&](GError** e) {
-        return ostree_sysroot_deploy_tree_with_options(sysroot_, ostree_deployment_get_osname(base),
-                                                       ostree_deployment_get_csum(base), origin,
+    gcheck(what.doing, [&](GError** e) {
+        return ostree_sysroot_deploy_tree_with_options(sysroot_, ostree_deployment_get_osname(base), csum, origin,
                                                        base, &opts, &fresh, nullptr, e);
     });
     core::DeploymentRef fresh_ref = ref_of(fresh);
@@ -299,8 +337,41 @@ core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_r
     for (guint i = 0; i < list->len; ++i)
         order.push_back(static_cast<OstreeDeployment*>(list->pdata[i]));
     order.push_back(fresh);
-    write_order(order, doing, Postclean::yes);
+    write_order(order, what.doing, Postclean::yes);
     return fresh_ref;
+}
+
+std::vector<core::CommitInfo> Sysroot::history(const std::string& refspec, const std::string& good,
+                                               const std::string& bad) {
+    g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
+    RefspecSource src = refspec_source(repo, refspec, repo_where(path_));
+    return commit_history(repo, src, good, bad, [&](const PullRequest& req) { pull_locked(req); });
+}
+
+void Sysroot::pull_commit(const std::string& refspec, const std::string& commit) {
+    gcheck("Pulling commit '" + commit + "' of refspec '" + refspec + "'",
+           [&](GError** e) { return ostree_validate_checksum_string(commit.c_str(), e); });
+    g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
+    if (commit_complete(repo, commit))
+        return;
+    RefspecSource src = refspec_source(repo, refspec, repo_where(path_));
+    std::string what = "commit " + commit + " of refspec '" + refspec + "'";
+    if (!src.remote_configured)
+        throw Error(what + " is not wholly in " + src.where + " and its remote '" + src.remote +
+                    "' is not configured there to pull it from; the remotes here are: " + remote_names(repo));
+    pull_locked({src.remote, {commit}, 0, false, "Pulling " + what + " from remote '" + src.remote + "'"});
+    g_autoptr(OstreeRepo) after = sysroot_repo(sysroot_, path_);
+    if (!commit_complete(after, commit))
+        throw Error("pulled " + what + " from remote '" + src.remote + "', yet its tree is still partial in " +
+                    src.where);
+}
+
+// A pull writes into the repo: under the sysroot lock, which on a booted
+// host also remounts /sysroot read-write in this process's namespace.
+void Sysroot::pull_locked(const PullRequest& req) {
+    Lock lock(*this);
+    g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
+    pull_from_remote(repo, req);
 }
 
 void Sysroot::undeploy(const core::DeploymentRef& ref) {

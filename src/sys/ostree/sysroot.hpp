@@ -23,6 +23,7 @@ enum class StagedPolicy { refuse, drop };
 enum class Postclean { no, yes };
 
 class Clock;
+struct PullRequest;
 
 // How long a write waits for the sysroot lock while another process holds it
 // (bootc holds it for a whole download): polled on `clock` every
@@ -71,6 +72,23 @@ public:
     core::DeploymentRef deploy_with_kargs(const core::DeploymentRef& base,
                                           const std::vector<std::string>& kargs,
                                           const std::string& target);
+    // The commits of `refspec` from `good` to `bad`, oldest first (good
+    // first, bad last); each may be a unique checksum prefix (4+ hex) of the
+    // history walked, bad "" the ref's head after a metadata pull. Commit
+    // metadata the repo lacks is pulled from the refspec's remote (commit
+    // only). Bad input (not one history, fewer than 2 commits between,
+    // a ref nowhere) throws bootbench::Error with exit 2.
+    std::vector<core::CommitInfo> history(const std::string& refspec, const std::string& good,
+                                          const std::string& bad);
+    // Makes the commit's whole tree local (a no-op when it is): pulled from
+    // the refspec's remote by checksum, which moves no ref.
+    void pull_commit(const std::string& refspec, const std::string& commit);
+    // Deploys `commit` (pulled first if need be) in base's stateroot with
+    // base's kernel arguments, its origin `refspec`, placed last in the boot
+    // order and marked as bootbench's (kargs-for = target), so the end of the
+    // experiment removes it like a kernel-argument deployment.
+    core::DeploymentRef deploy_commit(const core::DeploymentRef& base, const std::string& commit,
+                                      const std::string& refspec, const std::string& target);
     // Removes a deployment (never the booted one).
     void undeploy(const core::DeploymentRef& ref);
     // What reorders left behind (old boot versions, the repository prune):
@@ -85,9 +103,12 @@ public:
     std::optional<core::DeploymentInfo> deployment_at(const fs::path& dir);
 
 private:
+    struct Marked;
+    core::DeploymentRef deploy_marked(const core::DeploymentRef& base_ref, const Marked& what);
     OstreeDeployment* find(const core::DeploymentRef& ref);
     void write_order(std::vector<OstreeDeployment*> order, const std::string& doing, Postclean clean);
     void write_pin(OstreeDeployment* d, bool pinned, const std::string& doing);
+    void pull_locked(const PullRequest& req);
     class Lock;
 
     fs::path path_;
