@@ -62,10 +62,7 @@ std::vector<core::CommitInfo> bisect_history(sys::Sysroot& sr, const core::Bisec
 }
 
 core::BisectRun bisect_run_of(const core::BisectFile& f, const std::vector<core::CommitInfo>& history) {
-    std::vector<std::string> commits;
-    for (const auto& c : history)
-        commits.push_back(c.checksum);
-    return core::begin_bisect_run(f, f.bisect.good.refspec, std::move(commits), f.experiment.seed);
+    return core::begin_bisect_run(f, f.bisect.good.refspec, history, f.experiment.seed);
 }
 
 } // namespace bootbench::cli

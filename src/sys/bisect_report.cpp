@@ -1,32 +1,23 @@
 #include "sys/bisect_report.hpp"
 
 #include "core/base/error.hpp"
-#include "core/base/json_bounds.hpp"
+#include "core/base/text.hpp"
 #include "core/bisect/bisect_report.hpp"
 #include "core/deployment/tree_diff.hpp"
 #include "sys/ostree/sysroot.hpp"
 #include "sys/ostree/tree_reader.hpp"
 #include "sys/store/files.hpp"
 
-#include <map>
 
 namespace bootbench::sys {
 
 namespace {
 
-// Every build's subject, version and time, from the ref's history as the
-// repository has it now (its metadata was pulled at the start).
-std::vector<core::BuildInfo> build_infos(Sysroot& sr, const core::BisectRun& run, std::string& problem) {
-    std::map<std::string, core::CommitInfo> by_commit;
-    try {
-        for (auto& c : sr.history(run.refspec, run.commits.front(), run.commits.back()))
-            by_commit[c.checksum] = c;
-    } catch (const Error& e) {
-        problem = std::string("the commits' subjects could not be read: ") + e.what();
-    }
+// Every build's subject, version and time, as the history said at the start.
+std::vector<core::BuildInfo> build_infos(const core::BisectRun& run) {
     std::vector<core::BuildInfo> out;
     for (size_t i = 0; i < run.commits.size(); ++i) {
-        const core::CommitInfo& c = by_commit[run.commits[i]];
+        core::CommitInfo c = i < run.history.size() ? run.history[i] : core::CommitInfo{};
         out.push_back({run.labels[i], run.commits[i], c.subject, c.version, c.timestamp});
     }
     return out;
@@ -63,11 +54,8 @@ fs::path write_bisect_report(Host& host, const core::State& s, const core::Bisec
     core::BisectReportInput in;
     in.experiment = s.experiment;
     in.state = &run.search;
-    std::string history_problem;
-    in.builds = build_infos(sr, run, history_problem);
+    in.builds = build_infos(run);
     in.changes = read_changes(sr, s, run);
-    if (!history_problem.empty())
-        in.changes.problem += (in.changes.problem.empty() ? "" : "; ") + history_problem;
     in.seed = run.search.seed;
     write_file_atomic(results / "bisect.json", core::json_text(core::bisect_report_json(in), 2) + "\n");
     write_file_atomic(results / "bisect.svg", core::render_bisect_svg(in));

@@ -251,7 +251,8 @@ void conclude(Context& c) {
 BootOutcome finish_experiment(Context& c, const core::DeploymentInfo& booted) {
     c.log.detail(c.state.aborted ? "aborting: putting the machine back" : "all runs done: putting the machine back");
     if (!restore_machine(c, booted.ref)) {
-        c.log.line("booted into a deployment made for kernel arguments; it is removed after the next boot");
+        c.log.line("booted into a deployment bootbench made (for kernel arguments or a bisected build); it is "
+                   "removed after the next boot");
         c.host.reboot();
         return BootOutcome::rebooting;
     }

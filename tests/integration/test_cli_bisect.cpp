@@ -44,7 +44,7 @@ fs::path write_file(const fs::path& dir, const std::string& name, const std::str
 }
 
 core::State final_state(const fs::path& sandbox) {
-    for (const auto& e : fs::recursive_directory_iterator(sandbox / "sysroot/ostree/deploy"))
+    for (const auto& e : fs::recursive_directory_iterator(sandbox / "ostree/deploy"))
         if (e.path().filename() == "state.json" && e.path().parent_path().filename() == "bootbench")
             return core::state_from_json(core::parse_bounded_json(sys::read_text_file(e.path()), "state"), "state");
     FAIL("no state.json in the sandbox");
@@ -54,7 +54,7 @@ core::State final_state(const fs::path& sandbox) {
 } // namespace
 
 TEST_CASE("simulate of a bisect file names the build that made it slower", "[bisect]") {
-    TempDir tmp;
+    testing::TempDir tmp;
     fs::path file = write_file(tmp.path(), "bisect.toml", bisect_file(kSandboxKeys));
     fs::path sandbox = tmp.path() / "sandbox", results = tmp.path() / "results";
     CliResult r = run_cli({"simulate", "--sandbox", sandbox.string(), "--results", results.string(), file.string()});
@@ -73,12 +73,40 @@ TEST_CASE("simulate of a bisect file names the build that made it slower", "[bis
     CHECK(s.targets.size() < 8);
     CHECK(r.err.find("the sandbox's history: 8 builds of ") != std::string::npos);
     CHECK(fs::exists(results / "runs" / (run.labels[0] + "-1.json")));
+    for (const char* f : {"bisect.md", "bisect.svg", "bisect.html", "bisect.json", "report.md"})
+        CHECK(fs::exists(results / f));
+    CHECK(sys::read_text_file(results / "bisect.md").find("**Culprit: " + run.labels[4] + " is the first bad build") !=
+          std::string::npos);
+    CHECK(r.out.find("bisect report: " + (results / "bisect.md").string()) != std::string::npos);
+
+    // the same history, as `bisect` lists it on the kept sandbox's sysroot
+    std::string ref = "{ refspec = \"sandbox:bisect\", commit = \"";
+    std::string keys = "good = " + ref + run.commits[0].substr(0, 8) + "\" }\nbad = " + ref + run.commits[7] +
+                       "\" }\nmetric = \"work_done\"\n";
+    fs::path dry = write_file(tmp.path(), "dry.toml", bisect_file(keys));
+    CliResult d = run_cli({"bisect", "--dry-run", "--sysroot", sandbox.string(), dry.string()});
+    INFO(d.out + d.err);
+    CHECK(d.status == 0);
+    CHECK(d.out.find("  " + run.labels[0] + " (good)  ") != std::string::npos);
+    CHECK(d.out.find("sandbox build 3\n") != std::string::npos);
+    CHECK(d.out.find("the search: 6 builds between good and bad, 3 steps; 52 runs (one boot each)") !=
+          std::string::npos);
+    CHECK(d.out.find("dry run: nothing is changed.") != std::string::npos);
+
+    // a candidate that is not in the ref's history between good and bad
+    fs::path listed = write_file(tmp.path(), "listed.toml",
+                                 bisect_file(keys + "candidates = [\"" + run.commits[2].substr(0, 10) +
+                                             "\", \"" + run.commits[0].substr(0, 10) + "\"]\n"));
+    CliResult l = run_cli({"bisect", "--dry-run", "--sysroot", sandbox.string(), listed.string()});
+    CHECK(l.status == 2);
+    CHECK(l.err == "bootbench: error: bisect.candidates: '" + run.commits[0].substr(0, 10) +
+                       "' is not a commit between good and bad in the history of the ref (6 commits there)\n");
     sys::remove_sandbox(sandbox);
 }
 
 TEST_CASE("bisect refuses an image history and a candidate outside the ref's, before changing anything",
           "[bisect]") {
-    TempDir tmp;
+    testing::TempDir tmp;
     fs::path images = write_file(tmp.path(), "images.toml",
                                  bisect_file("good = { image = \"ghcr.io/x/y:stable-1\" }\n"
                                              "bad = { image = \"ghcr.io/x/y:stable-9\" }\n"

@@ -34,7 +34,10 @@ std::vector<std::string> commits() {
 }
 
 BisectRun fresh_run() {
-    return begin_bisect_run(parse_bisect(kFile, "b.toml"), "r:os", commits(), 7);
+    std::vector<CommitInfo> history;
+    for (const auto& c : commits())
+        history.push_back({c, "build " + c.substr(0, 1), "43." + c.substr(0, 1), "2026-11-0" + c.substr(0, 1)});
+    return begin_bisect_run(parse_bisect(kFile, "b.toml"), "r:os", history, 7);
 }
 
 // A state whose targets are every build (as if all were deployed) and whose
@@ -82,6 +85,7 @@ TEST_CASE("a bisect experiment has one target per build, selected by its commit"
     CHECK(e.targets[3].name == std::string(13, 'c'));
     CHECK(e.targets[3].selector.kind == SelectorKind::checksum);
     CHECK(e.targets[3].selector.value == std::string(64, 'c'));
+    CHECK(e.baseline == std::string(13, 'a'));
     CHECK(metric_direction(e, "sysbench_events") == Better::higher);
 }
 
@@ -157,6 +161,10 @@ TEST_CASE("the bisect record survives its JSON, and a damaged one is named") {
     CHECK(back.commits == run.commits);
     CHECK(back.fed == 3);
     CHECK(back.search.pending == run.search.pending);
+    REQUIRE(back.history.size() == 6);
+    CHECK(back.history[3].checksum == std::string(64, 'c'));
+    CHECK(back.history[3].subject == "build c");
+    CHECK(back.history[3].version == "43.c");
     nlohmann::json bad = to_json(run);
     bad["labels"][1] = "../etc";
     CHECK_THROWS_WITH(bisect_run_from_json(bad, "state.json bisect"),

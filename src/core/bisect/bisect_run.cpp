@@ -58,6 +58,19 @@ void feed_one(Fed& f, const RunSlot& slot, const RunValue& v) {
         note_failure(f, slot, build, slot.status == SlotStatus::done ? v.why : slot.failure);
 }
 
+// The builds' subjects, versions and times; absent: none known.
+void read_history(const JsonReader& r, BisectRun& run) {
+    if (!r.has("history"))
+        return;
+    const nlohmann::json& a = r.array("history");
+    if (a.size() != run.commits.size())
+        r.fail("history must have one entry per commit");
+    for (size_t i = 0; i < a.size(); ++i) {
+        JsonReader x = r.child(a[i], "history");
+        run.history.push_back({run.commits[i], x.str("subject"), x.str("version"), x.str("timestamp")});
+    }
+}
+
 } // namespace
 
 std::vector<std::string> build_labels(const std::vector<std::string>& commits) {
@@ -77,11 +90,13 @@ Better metric_direction(const Experiment& e, const std::string& metric) {
 }
 
 BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
-                           std::vector<std::string> commits, std::uint64_t seed) {
+                           std::vector<CommitInfo> history, std::uint64_t seed) {
     BisectRun run;
     run.refspec = refspec;
-    run.labels = build_labels(commits);
-    run.commits = std::move(commits);
+    for (const auto& c : history)
+        run.commits.push_back(c.checksum);
+    run.labels = build_labels(run.commits);
+    run.history = std::move(history);
     run.search = start_bisect(run.labels, f.bisect.metric, metric_direction(f.experiment, f.bisect.metric),
                               f.bisect.threshold, seed);
     return run;
@@ -89,6 +104,7 @@ BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
 
 Experiment bisect_experiment(Experiment e, const BisectRun& run) {
     e.targets.clear();
+    e.baseline = run.labels.front(); // the report compares every build with good
     for (size_t i = 0; i < run.commits.size(); ++i) {
         Target t;
         t.name = run.labels[i];
@@ -152,8 +168,12 @@ BisectEstimate estimate_bisect(int builds, const BisectRules& r) {
 }
 
 nlohmann::json to_json(const BisectRun& run) {
+    nlohmann::json history = nlohmann::json::array();
+    for (const auto& c : run.history)
+        history.push_back({{"subject", c.subject}, {"version", c.version}, {"timestamp", c.timestamp}});
     return {{"refspec", run.refspec},
             {"commits", run.commits},
+            {"history", history},
             {"labels", run.labels},
             {"fed", run.fed},
             {"search", to_json(run.search)}};
@@ -172,6 +192,7 @@ BisectRun bisect_run_from_json(const nlohmann::json& j, const std::string& where
         if (!is_valid_name(l))
             r.fail("the build label '" + l + "' is not a valid target name");
     run.fed = static_cast<size_t>(fed);
+    read_history(r, run);
     run.search = bisect_state_from_json(r.object("search"), where + ": search");
     return run;
 }

@@ -7,6 +7,7 @@
 // for; all of it is saved in the state's `bisect` field with the runs.
 #include "core/bisect/bisect_config.hpp"
 #include "core/bisect/bisect_state.hpp"
+#include "core/deployment/deployment.hpp"
 #include "core/result/run_result.hpp"
 #include "core/state/plan.hpp"
 #include "core/state/state.hpp"
@@ -26,6 +27,9 @@ struct BisectRun {
     std::string refspec;
     std::vector<std::string> commits; // per build, oldest first: good ... bad
     std::vector<std::string> labels;  // the builds' target names
+    // Per build, its subject, version and time as the history said at the
+    // start (the report's; the repository may prune them before the end).
+    std::vector<CommitInfo> history;
     BisectState search;
     size_t fed = 0; // the state's runs given to the search so far
 };
@@ -36,11 +40,12 @@ std::vector<std::string> build_labels(const std::vector<std::string>& commits);
 // The metric's direction: its bench's, else the catalogue's (lower when unknown).
 Better metric_direction(const Experiment& e, const std::string& metric);
 
-// The search before any run, over `commits` (good first, bad last).
+// The search before any run, over `history` (good first, bad last).
 BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
-                           std::vector<std::string> commits, std::uint64_t seed);
+                           std::vector<CommitInfo> history, std::uint64_t seed);
 
-// The experiment of the file with one target per build (selector: its commit).
+// The experiment of the file with one target per build (selector: its
+// commit), good's the baseline.
 Experiment bisect_experiment(Experiment e, const BisectRun& run);
 
 // Runs for `builds` (indices), ids "<label>-<k>" counting on from the

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -146,7 +147,22 @@ void Sysroot::Lock::wait_for(const fs::path& path, const LockWait& w) {
         say("got the ostree sysroot lock after " + whole_seconds(w.clock->monotonic_s() - start));
 }
 
+namespace {
+
+// libostree's cleanup prints the space a prune freed with g_print ("TODO
+// remove printf in library", ostree-sysroot-cleanup.c): bootbench's prunes
+// (a bisection's builds, deployments made for kernel arguments) would put it
+// on a person's terminal and into the run's journal. GLib has nothing else
+// to print there; its warnings go through g_log, untouched.
+void quiet_library_prints() {
+    static std::once_flag once;
+    std::call_once(once, [] { g_set_print_handler([](const char*) {}); });
+}
+
+} // namespace
+
 Sysroot::Sysroot(const fs::path& path) : path_(path) {
+    quiet_library_prints();
     g_autoptr(GFile) file = g_file_new_for_path(path.c_str());
     sysroot_ = ostree_sysroot_new(file);
     std::string doing = "Opening the ostree sysroot " + path.string();
@@ -372,6 +388,14 @@ void Sysroot::pull_locked(const PullRequest& req) {
     Lock lock(*this);
     g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
     pull_from_remote(repo, req);
+}
+
+std::string Sysroot::kernel_options(const core::DeploymentRef& ref) {
+    g_auto(GStrv) argv = kernel_argv(find(ref), {});
+    std::string out;
+    for (char** a = argv; a && *a; ++a)
+        out += (out.empty() ? "" : " ") + std::string(*a);
+    return out;
 }
 
 void Sysroot::undeploy(const core::DeploymentRef& ref) {

@@ -89,6 +89,9 @@ public:
     // experiment removes it like a kernel-argument deployment.
     core::DeploymentRef deploy_commit(const core::DeploymentRef& base, const std::string& commit,
                                       const std::string& refspec, const std::string& target);
+    // The kernel command line its boot entry gives (BLS "options"), without
+    // the ostree= argument every entry has; "" when it has none.
+    std::string kernel_options(const core::DeploymentRef& ref);
     // Removes a deployment (never the booted one).
     void undeploy(const core::DeploymentRef& ref);
     // What reorders left behind (old boot versions, the repository prune):

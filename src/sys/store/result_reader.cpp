@@ -1,4 +1,6 @@
 #include "sys/store/result_reader.hpp"
+
+#include "core/bisect/bisect_config.hpp"
 #include "sys/store/results_folder.hpp"
 
 #include "core/base/parallel.hpp"
@@ -117,12 +119,28 @@ std::vector<fs::path> files_of(const fs::path& input) {
     return files;
 }
 
+// A bisection's file: its experiment without targets (each build's runs name
+// theirs), good's build the baseline once bisect.json names it.
+core::Experiment bisect_experiment(const fs::path& input, const std::string& text, const fs::path& file) {
+    core::Experiment e = core::parse_bisect(text, file.string()).experiment;
+    std::error_code ec;
+    if (!fs::is_regular_file(input / "bisect.json", ec))
+        return e;
+    nlohmann::json j = core::parse_bounded_json(read_input(input / "bisect.json"), (input / "bisect.json").string());
+    if (j.is_object() && j.contains("builds") && j["builds"].is_array() && !j["builds"].empty() &&
+        j["builds"][0].is_object() && j["builds"][0].value("label", nlohmann::json()).is_string())
+        e.baseline = j["builds"][0]["label"].get<std::string>();
+    return e;
+}
+
 void read_experiment(const fs::path& input, LoadedResults& out) {
     std::error_code ec;
     fs::path file = input / "experiment.toml";
     if (out.experiment || !fs::is_directory(input, ec) || !fs::exists(file, ec))
         return;
-    out.experiment = core::parse_experiment(read_input(file), file.string());
+    std::string text = read_input(file);
+    out.experiment = core::names_bisect(text) ? bisect_experiment(input, text, file)
+                                              : core::parse_experiment(text, file.string());
     out.experiment_file = file;
 }
 
