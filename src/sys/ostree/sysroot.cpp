@@ -329,6 +329,12 @@ fs::path Sysroot::deployment_dir(const core::DeploymentRef& ref) {
     return fs::path(p);
 }
 
+std::string Sysroot::kernel_options(const core::DeploymentRef& ref) {
+    OstreeBootconfigParser* bc = ostree_deployment_get_bootconfig(find(ref));
+    const char* options = bc ? ostree_bootconfig_parser_get(bc, "options") : nullptr;
+    return options ? options : "";
+}
+
 fs::path Sysroot::stateroot_var(const std::string& stateroot) const {
     return path_ / "ostree" / "deploy" / stateroot / "var";
 }

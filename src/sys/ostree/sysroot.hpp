@@ -79,6 +79,8 @@ public:
 
     // <sysroot>/ostree/deploy/<stateroot>/deploy/<csum>.<serial>
     fs::path deployment_dir(const core::DeploymentRef& ref);
+    // The kernel arguments of `ref`'s boot entry (its BLS "options"); "" when it has none.
+    std::string kernel_options(const core::DeploymentRef& ref);
     // <sysroot>/ostree/deploy/<stateroot>/var
     fs::path stateroot_var(const std::string& stateroot) const;
     // Finds the deployment whose folder is `dir` (after resolving links).
