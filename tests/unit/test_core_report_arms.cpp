@@ -200,3 +200,17 @@ TEST_CASE("arms: a kernel config or package database not read is said only where
     CHECK(s.notes.empty());
     CHECK(s.packages.empty());
 }
+
+TEST_CASE("arms: a value that varies within each target the same way is shown though the targets agree") {
+    std::vector<RunResult> runs = {live_run("a-1", "a", {{"thp.enabled", "madvise"}}),
+                                   live_run("b-2", "b", {{"thp.enabled", "madvise"}}),
+                                   live_run("a-3", "a", {{"thp.enabled", "always"}}),
+                                   live_run("b-4", "b", {{"thp.enabled", "always"}})};
+    std::vector<const RunResult*> included;
+    for (const auto& r : runs)
+        included.push_back(&r);
+    ArmsSection s = arms_section({}, {"a", "b"}, included);
+    REQUIRE(row(s, "per boot", "thp.enabled"));
+    CHECK(cell_texts(*row(s, "per boot", "thp.enabled")) ==
+          std::vector<std::string>{"varies: madvise (1 run), always (1 run)", "varies: madvise (1 run), always (1 run)"});
+}
