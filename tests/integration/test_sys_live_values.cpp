@@ -5,6 +5,8 @@
 #include "sys/probe/live_values.hpp"
 #include "sys/probe/probes.hpp"
 
+#include <cstdlib>
+
 using namespace bootbench;
 using namespace bootbench::sys;
 using testing::TempDir;
@@ -105,4 +107,18 @@ TEST_CASE("live values: a damaged kernel config, a cmdline without ostree= and s
     CHECK_FALSE(v.count("deployment.origin"));
     CHECK_FALSE(v.count("sched_ext.ops"));
     CHECK(v.at("sched_ext.state") == "enabled");
+}
+
+TEST_CASE("live values: /proc/config.gz of a kernel built with IKCONFIG_PROC; a damaged one says nothing") {
+    TempDir dir;
+    testing::write(dir.path() / "proc/sys/kernel/osrelease", "7.0.12-cachyos1.fc44.x86_64\n");
+    testing::write(dir.path() / "config", "CONFIG_CACHY=y\nCONFIG_SCHED_BORE=y\n# CONFIG_SCHED_CLASS_EXT is not set\n");
+    std::string gzip = "gzip -c '" + (dir.path() / "config").string() + "' > '" + (dir.path() / "proc/config.gz").string() + "'";
+    REQUIRE(std::system(gzip.c_str()) == 0);
+    LiveValues v = probe_live(dir.path());
+    CHECK(v.at("config.CONFIG_CACHY") == "y");
+    CHECK(v.at("config.CONFIG_SCHED_BORE") == "y");
+    CHECK(v.at("config.CONFIG_SCHED_CLASS_EXT") == "n");
+    testing::write(dir.path() / "proc/config.gz", "CONFIG_HZ=1000\n"); // not gzip
+    CHECK(probe_live(dir.path()) == LiveValues{{"kernel.release", "7.0.12-cachyos1.fc44.x86_64"}});
 }

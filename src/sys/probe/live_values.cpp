@@ -7,6 +7,7 @@
 #include "sys/store/files.hpp"
 
 #include <fstream>
+#include <gio/gio.h>
 #include <set>
 #include <sstream>
 
@@ -104,19 +105,45 @@ void add_vulnerabilities(const fs::path& root, LiveValues& out) {
         put(out, "vulnerability." + e.path().filename().string(), read_probe(e.path()));
 }
 
-// The running kernel's config, as the Margine script reads it (its
-// /boot/config-RELEASE), or where an ostree deployment keeps it.
+// A gzip file unpacked with GIO's zlib converter (/proc/config.gz, which
+// CONFIG_IKCONFIG_PROC kernels have); nullopt when absent, damaged or larger
+// than a kernel config can be.
+std::optional<std::string> gunzip(const fs::path& file) {
+    constexpr size_t kMaxBytes = 16u << 20;
+    g_autoptr(GFile) f = g_file_new_for_path(file.c_str());
+    g_autoptr(GFileInputStream) raw = g_file_read(f, nullptr, nullptr);
+    if (!raw)
+        return std::nullopt;
+    g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+    g_autoptr(GInputStream) in = g_converter_input_stream_new(G_INPUT_STREAM(raw), G_CONVERTER(z));
+    std::string out;
+    char buf[65536];
+    for (gssize n; (n = g_input_stream_read(in, buf, sizeof buf, nullptr, nullptr)) != 0;) {
+        if (n < 0 || out.size() + static_cast<size_t>(n) > kMaxBytes)
+            return std::nullopt;
+        out.append(buf, static_cast<size_t>(n));
+    }
+    return out;
+}
+
+// The running kernel's config: where an ostree deployment keeps it, then
+// /boot/config-RELEASE and /proc/config.gz (what the Margine script reads).
+std::optional<std::pair<std::string, fs::path>> kernel_config_text(const fs::path& root, const std::string& release) {
+    std::error_code ec;
+    for (const fs::path& file : {root / "usr/lib/modules" / release / "config", root / "boot" / ("config-" + release)})
+        if (fs::is_regular_file(file, ec))
+            return std::pair{read_text_file(file), file};
+    if (auto text = gunzip(root / "proc/config.gz"))
+        return std::pair{*text, root / "proc/config.gz"};
+    return std::nullopt;
+}
+
 void add_kernel_config(const fs::path& root, const std::string& release, LiveValues& out) {
-    for (const fs::path& file : {root / "usr/lib/modules" / release / "config", root / "boot" / ("config-" + release)}) {
-        std::error_code ec;
-        if (!fs::is_regular_file(file, ec))
-            continue;
-        try { // a damaged config says nothing: its options stay absent
-            for (const auto& [name, value] : core::parse_kernel_config(read_text_file(file), file.string()))
+    try { // a config that cannot be read or is damaged says nothing: its options stay absent
+        if (auto config = kernel_config_text(root, release))
+            for (const auto& [name, value] : core::parse_kernel_config(config->first, config->second.string()))
                 out["config." + name] = value;
-        } catch (const Error&) {
-        }
-        return;
+    } catch (const Error&) {
     }
 }
 

@@ -4,7 +4,8 @@
 // sysctls (every kernel.sched_* the kernel has), transparent huge pages,
 // sched_ext, tuned's and power-profiles-daemon's profile, the CPU
 // vulnerabilities' lines, the microcode revision, the running kernel's
-// config options that matter (core/deployment/kernel_config) and the booted
+// config options that matter (core/deployment/kernel_config: from
+// usr/lib/modules/RELEASE/config, /boot/config-RELEASE or /proc/config.gz) and the booted
 // deployment's origin (a signed bootc image says so in it). Recorded in
 // every run as environment.live (core/result/environment_record), compared
 // between the arms by the report (core/report/report_arms). Read under a
