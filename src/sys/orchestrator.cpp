@@ -19,6 +19,7 @@
 #include "core/host/gate.hpp"
 #include "sys/store/run_log.hpp"
 #include "sys/run/suite.hpp"
+#include "sys/ostree/arms_record.hpp"
 #include "sys/ostree/staging.hpp"
 #include "sys/ostree/unit_install.hpp"
 
@@ -593,6 +594,7 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     make_dirs(results);
     write_file_atomic(paths.experiment(), experiment_text);
     write_file_atomic(results / "experiment.toml", experiment_text);
+    record_arms(sr, s.targets, results); // the report's "what differs between the arms"
     save_state(paths.initial_state(), s);
     save_state(paths.state(), s);
     fs::remove(paths.staging()); // the state holds its pins now

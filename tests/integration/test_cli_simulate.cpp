@@ -297,3 +297,17 @@ TEST_CASE("simulate says one line a run, --verbose every boot's details", "[simu
     CHECK(brief.out.find("then sudo bootbench start " + exp.string() + "  (pins, installs the unit, reboots)\n") !=
           std::string::npos);
 }
+
+TEST_CASE("simulate's report says what differs between the arms: b's kernel argument", "[simulate][arms]") {
+    Sandbox sb(fast_experiment(1, "", "kargs = [\"mitigations=off\"]\n"));
+    fs::path exp = sb.dir / "exp.toml", dir = sb.dir / "results";
+    sys::write_file_atomic(exp, sb.text);
+    CliResult r = run_cli({"simulate", "--results", dir.string(), exp.string()});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(fs::exists(dir / "arms.json"));
+    std::string md = sys::read_text_file(dir / "report.md");
+    CHECK(md.find("## What differs between the arms") != std::string::npos);
+    CHECK(md.find("| kernel arguments of the boot entry | (none beyond the common ones) | mitigations=off |") !=
+          std::string::npos);
+}

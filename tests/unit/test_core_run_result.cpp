@@ -149,3 +149,20 @@ TEST_CASE("an environment field of another type is refused, naming the run and t
     CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
           "runs/a-1.json: environment: field 'sandbox' must be a boolean");
 }
+
+TEST_CASE("environment.live reads back as written; an old result has none; a value of another type is refused") {
+    nlohmann::json j = old_run();
+    CHECK_FALSE(run_result_from_json(j, kOldRun).environment.live.present);
+    CHECK_FALSE(to_json(run_result_from_json(j, kOldRun))["environment"].contains("live"));
+    j["environment"]["live"] = {{"cmdline", "quiet mitigations=off"}, {"sysctl.vm.swappiness", "60"},
+                                {"config.CONFIG_HZ", "1000"}};
+    EnvironmentRecord e = run_result_from_json(j, kOldRun).environment;
+    REQUIRE(e.live.value);
+    CHECK(e.live.value->at("sysctl.vm.swappiness") == "60");
+    CHECK(e.unknown.empty());
+    CHECK(to_json(e) == j["environment"]);
+    CHECK(value_of(e, EnvField::live) == j["environment"]["live"]);
+    j["environment"]["live"]["sysctl.vm.swappiness"] = 60;
+    CHECK(error_of([&] { run_result_from_json(j, "runs/a-1.json"); }) ==
+          "runs/a-1.json: environment: field 'live' must be an object of strings");
+}

@@ -69,12 +69,6 @@ nlohmann::json changes_json(const std::vector<FactChange>& changes) {
     return out;
 }
 
-nlohmann::json category_json(const CategoryDiff& c) {
-    return {{"added", changes_json(c.added)},
-            {"removed", changes_json(c.removed)},
-            {"changed", changes_json(c.changed)}};
-}
-
 } // namespace
 
 bool TreeDiff::empty() const {
@@ -117,13 +111,19 @@ std::string package_summary(const TreeDiff& d, size_t named) {
            named_list("added", p.added, named) + named_list("removed", p.removed, named);
 }
 
+nlohmann::json to_json(const CategoryDiff& c) {
+    return {{"added", changes_json(c.added)},
+            {"removed", changes_json(c.removed)},
+            {"changed", changes_json(c.changed)}};
+}
+
 nlohmann::json to_json(const TreeDiff& d) {
     return {
-        {"kernels", category_json(d.kernels)},   {"kernel_config", category_json(d.kernel_config)},
+        {"kernels", to_json(d.kernels)},   {"kernel_config", to_json(d.kernel_config)},
         {"config_compared", d.config_compared},  {"kernel_problems", d.kernel_problems},
-        {"packages", category_json(d.packages)}, {"packages_unknown", d.packages_unknown},
+        {"packages", to_json(d.packages)}, {"packages_unknown", d.packages_unknown},
         {"packages_before", d.packages_before},  {"packages_after", d.packages_after},
-        {"units", category_json(d.units)},       {"sysctl", category_json(d.sysctl)}};
+        {"units", to_json(d.units)},       {"sysctl", to_json(d.sysctl)}};
 }
 
 } // namespace bootbench::core

@@ -46,5 +46,7 @@ TreeDiff diff_trees(const TreeFacts& before, const TreeFacts& after);
 std::string package_summary(const TreeDiff& d, size_t named);
 
 nlohmann::json to_json(const TreeDiff& d);
+// {"added": [...], "removed": [...], "changed": [...]}, each {name, before, after}.
+nlohmann::json to_json(const CategoryDiff& c);
 
 } // namespace bootbench::core

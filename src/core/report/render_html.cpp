@@ -185,6 +185,31 @@ void variance_section(std::ostringstream& o, const Report& r) {
       << esc(variance_method_text()) << "</p>\n";
 }
 
+void arms_section(std::ostringstream& o, const Report& r) {
+    const ArmsSection& a = r.arms;
+    if (a.empty())
+        return;
+    o << "<h2>What differs between the arms</h2>\n<p class=\"method\">" << esc(arms_intro_text()) << "</p>\n";
+    if (!a.rows.empty()) {
+        o << "<table>\n<tr><th>what</th>";
+        for (const auto& t : a.targets)
+            o << "<th>" << esc(t) << (t == r.baseline ? " (baseline)" : "") << "</th>";
+        o << "</tr>\n";
+    }
+    for (const ArmRow& row : a.rows) {
+        o << "<tr><td>" << esc(row_label(row)) << "</td>";
+        for (const ArmCell& c : row.cells)
+            o << "<td" << (c.varies() ? " class=\"varies\"" : "") << ">" << esc(cell_text(c)) << "</td>";
+        o << "</tr>\n";
+    }
+    o << (a.rows.empty() ? "" : "</table>\n") << "<ul>\n";
+    for (const ArmPackages& p : a.packages)
+        o << "<li>" << esc(packages_line(p)) << "</li>\n";
+    for (const std::string& n : a.notes)
+        o << "<li>" << esc(n) << "</li>\n";
+    o << "</ul>\n";
+}
+
 } // namespace
 
 std::string render_html(const Report& r) {
@@ -201,6 +226,7 @@ std::string render_html(const Report& r) {
     o << "<p class=\"method\">" << esc(method_text()) << "</p>\n";
     spread_table(o, r);
     variance_section(o, r);
+    arms_section(o, r);
     lists(o, r);
     o << "</body>\n</html>\n";
     return o.str();

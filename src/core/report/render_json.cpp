@@ -143,6 +143,8 @@ nlohmann::json report_to_json(const Report& report) {
         out["stopped"] = report.stopped;
     if (!report.incomplete.empty()) // aborted experiments only
         out["incomplete"] = report.incomplete;
+    if (!report.arms.empty()) // results with arms.json or live values only: others stay as they were
+        out["arms"] = arms_json(report.arms);
     // Only when there is one: reports of results without canaries stay as they were.
     for (const auto& x : report.canaries)
         out["canaries"].push_back({{"run", x.run}, {"target", x.target}, {"text", x.text}});

@@ -72,6 +72,34 @@ void variance_section(std::ostringstream& o, const Report& r) {
     o << "\n" << md_escape(variance_costs_line(r)) << "\n\n" << md_escape(variance_method_text()) << "\n";
 }
 
+void arms_section(std::ostringstream& o, const Report& r) {
+    const ArmsSection& a = r.arms;
+    if (a.empty())
+        return;
+    o << "\n## What differs between the arms\n\n" << md_escape(arms_intro_text()) << "\n";
+    if (!a.rows.empty()) {
+        o << "\n| what |";
+        for (const auto& t : a.targets)
+            o << " " << md_escape(t) << (t == r.baseline ? " (baseline)" : "") << " |";
+        o << "\n|---|";
+        for (size_t i = 0; i < a.targets.size(); ++i)
+            o << "---|";
+        o << "\n";
+    }
+    for (const ArmRow& row : a.rows) {
+        o << "| " << md_escape(row_label(row)) << " |";
+        for (const ArmCell& c : row.cells)
+            o << " " << md_escape(cell_text(c)) << " |";
+        o << "\n";
+    }
+    if (!a.packages.empty() || !a.notes.empty())
+        o << "\n";
+    for (const ArmPackages& p : a.packages)
+        o << "- " << md_escape(packages_line(p)) << "\n";
+    for (const std::string& n : a.notes)
+        o << "- " << md_escape(n) << "\n";
+}
+
 void runs_table(std::ostringstream& o, const Report& r) {
     o << "\n## Every run\n\n";
     if (r.metrics.empty())
@@ -221,6 +249,7 @@ std::string render_markdown(const Report& r, const std::string& svg_link) {
     o << "\n" << method_text() << "\n";
     spread_table(o, r);
     variance_section(o, r);
+    arms_section(o, r);
     runs_table(o, r);
     lists(o, r);
     return o.str();

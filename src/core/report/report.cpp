@@ -483,6 +483,7 @@ Report report_of(const ReportInput& in, const std::vector<std::string>& power_wa
                                       " different images (the tag moved during the experiment): " +
                                       images_text(t));
     note_canaries(report, included);
+    report.arms = arms_section(in.arms, names, included);
     return report;
 }
 

@@ -3,6 +3,7 @@
 // to the renderers (render_markdown, render_svg, render_html, render_json).
 // Building it is pure: no files, no clock.
 #include "core/base/string_table.hpp"
+#include "core/report/report_arms.hpp"
 #include "core/result/run_result.hpp"
 #include "core/stats/stats.hpp"
 #include "core/stats/variance.hpp"
@@ -50,6 +51,9 @@ struct ReportInput {
     // Why the runs planned are not all here ("aborted by the user after 2 of
     // 4 runs", core::incomplete_text); "" for an experiment that ran to its end.
     std::string incomplete{};
+    // What start read of each target's deployment (results/<name>/arms.json);
+    // empty for results without it.
+    std::vector<ArmFacts> arms{};
 };
 
 struct Sample {
@@ -184,6 +188,9 @@ struct Report {
     std::string stopped{};
     // ReportInput::incomplete; the title then ends in " (incomplete)".
     std::string incomplete{};
+    // "What differs between the arms" (core/report/report_arms); empty without
+    // arms facts or live values.
+    ArmsSection arms{};
 
     const RunCanary* find_canary(const std::string& run) const;
 

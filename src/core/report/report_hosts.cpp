@@ -91,6 +91,7 @@ HostReport host_report(const ReportInput& in, const std::string& subject, std::v
     auto stopped = in.stopped_by_machine.find(h.host.id);
     one.stopped = stopped == in.stopped_by_machine.end() ? "" : stopped->second;
     one.stopped_by_machine.clear();
+    one.arms.clear(); // the first folder's deployments are its machine's: here only the boots' live values
     one.exclude = exclusions_for(in, runs);
     one.runs = std::move(runs);
     try {

@@ -27,6 +27,7 @@ constexpr Named<EnvField> kFieldKeys[] = {
     {"dmi_product", EnvField::dmi_product},
     {"hostname", EnvField::hostname},
     {"boot_id", EnvField::boot_id},
+    {"live", EnvField::live},
     {"temp_start_c", EnvField::temp_start_c},
     {"temp_end_c", EnvField::temp_end_c},
     {"temp_sensor", EnvField::temp_sensor},
@@ -63,6 +64,7 @@ template <typename Record, typename F> void visit_fields(Record& e, F&& f) {
     f(EnvField::dmi_product, e.dmi_product);
     f(EnvField::hostname, e.hostname);
     f(EnvField::boot_id, e.boot_id);
+    f(EnvField::live, e.live);
     f(EnvField::temp_start_c, e.temp_start_c);
     f(EnvField::temp_end_c, e.temp_end_c);
     f(EnvField::temp_sensor, e.temp_sensor);

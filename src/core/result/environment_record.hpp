@@ -45,6 +45,12 @@ struct EnvironmentRecord {
     Recorded<nlohmann::json> sched_bore; // a number, or the file's text when it is none
     Recorded<bool> ac_power;
     Recorded<std::string> dmi_product, hostname, boot_id;
+    // What can move a bench and differ between the arms or the boots, by a
+    // stable key: "cmdline", "sysctl.vm.swappiness", "thp.enabled",
+    // "vulnerability.spectre_v2", "config.CONFIG_HZ", ... (sys/probe/live_values);
+    // a key the machine has no file for is absent. Absent in results of
+    // versions before.
+    Recorded<std::map<std::string, std::string>> live;
     // The suite's.
     Recorded<double> temp_start_c, temp_end_c;
     Recorded<std::string> temp_sensor;
@@ -69,7 +75,7 @@ struct EnvironmentRecord {
 // an import from another schema).
 enum class EnvField {
     kernel_release, kernel_version, cmdline, cpu_model, nproc, smt, governor, epp, mitigations,
-    sched_ext_state, sched_ext_ops, sched_bore, ac_power, dmi_product, hostname, boot_id,
+    sched_ext_state, sched_ext_ops, sched_bore, ac_power, dmi_product, hostname, boot_id, live,
     temp_start_c, temp_end_c, temp_sensor, energy, boot_times, boot_finish_monotonic_us,
     benches_start_monotonic_us, cpu_freq_mhz, tools_image, sandbox, quick, sleep_inhibitor,
     first_boot_after_switch, machine_id

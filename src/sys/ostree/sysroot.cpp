@@ -390,14 +390,6 @@ void Sysroot::pull_locked(const PullRequest& req) {
     pull_from_remote(repo, req);
 }
 
-std::string Sysroot::kernel_options(const core::DeploymentRef& ref) {
-    g_auto(GStrv) argv = kernel_argv(find(ref), {});
-    std::string out;
-    for (char** a = argv; a && *a; ++a)
-        out += (out.empty() ? "" : " ") + std::string(*a);
-    return out;
-}
-
 void Sysroot::undeploy(const core::DeploymentRef& ref) {
     Lock lock(*this);
     OstreeDeployment* victim = find(ref);
@@ -422,6 +414,12 @@ fs::path Sysroot::deployment_dir(const core::DeploymentRef& ref) {
     g_autoptr(GFile) rel = ostree_sysroot_get_deployment_directory(sysroot_, find(ref));
     g_autofree char* p = g_file_get_path(rel);
     return fs::path(p);
+}
+
+std::string Sysroot::kernel_options(const core::DeploymentRef& ref) {
+    OstreeBootconfigParser* bc = ostree_deployment_get_bootconfig(find(ref));
+    const char* options = bc ? ostree_bootconfig_parser_get(bc, "options") : nullptr;
+    return options ? options : "";
 }
 
 fs::path Sysroot::stateroot_var(const std::string& stateroot) const {

@@ -89,9 +89,6 @@ public:
     // experiment removes it like a kernel-argument deployment.
     core::DeploymentRef deploy_commit(const core::DeploymentRef& base, const std::string& commit,
                                       const std::string& refspec, const std::string& target);
-    // The kernel command line its boot entry gives (BLS "options"), without
-    // the ostree= argument every entry has; "" when it has none.
-    std::string kernel_options(const core::DeploymentRef& ref);
     // Removes a deployment (never the booted one).
     void undeploy(const core::DeploymentRef& ref);
     // What reorders left behind (old boot versions, the repository prune):
@@ -100,6 +97,8 @@ public:
 
     // <sysroot>/ostree/deploy/<stateroot>/deploy/<csum>.<serial>
     fs::path deployment_dir(const core::DeploymentRef& ref);
+    // The kernel arguments of `ref`'s boot entry (its BLS "options"); "" when it has none.
+    std::string kernel_options(const core::DeploymentRef& ref);
     // <sysroot>/ostree/deploy/<stateroot>/var
     fs::path stateroot_var(const std::string& stateroot) const;
     // Finds the deployment whose folder is `dir` (after resolving links).

@@ -16,6 +16,7 @@
 #include "sys/probe/conditions_gate.hpp"
 #include "sys/run/cpu_freq.hpp"
 #include "sys/store/files.hpp"
+#include "sys/probe/live_values.hpp"
 #include "sys/probe/probes.hpp"
 #include "sys/probe/rapl.hpp"
 #include "sys/run/raw_output.hpp"
@@ -432,6 +433,7 @@ core::RunResult run_suite(const SuiteRequest& request, Clock& clock) {
     if (std::string met = met_line(gate); !met.empty())
         tell(request.log, Weight::detail, met);
     r.environment = probe_environment(request.probe_root);
+    r.environment.live = probe_live(request.probe_root);
     record_boot(r, boot);
     record_temperature(r, r.environment.temp_start_c,
                        gate.start_temp ? gate.start_temp : sensors.cpu_temperature());

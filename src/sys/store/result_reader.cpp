@@ -162,6 +162,22 @@ std::string read_stopped(const fs::path& input) {
     return "";
 }
 
+// What start read of the targets' deployments (sys/ostree/arms_record);
+// none when the folder has no arms.json (results of versions before).
+std::vector<core::ArmFacts> read_arms(const fs::path& input) {
+    std::error_code ec;
+    fs::path file = input / core::kArmsFile;
+    if (!fs::is_regular_file(file, ec))
+        return {};
+    try {
+        return core::arms_from_json(core::parse_bounded_json(read_input(file), file.string()), file.string());
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(file.string() + ": not valid JSON (" + e.what() + "); fix or remove the file");
+    } catch (const Error& e) {
+        throw input_error(std::string(e.what()) + "; fix or remove the file");
+    }
+}
+
 // A run id already read, from which file and machine.
 struct Seen {
     fs::path file;
@@ -229,6 +245,8 @@ LoadedResults read_results(const std::vector<fs::path>& inputs) {
         std::string stopped = read_stopped(input);
         if (out.stopped.empty())
             out.stopped = stopped;
+        if (out.arms.empty())
+            out.arms = read_arms(input);
         std::error_code ec;
         Origin origin = fs::is_directory(input, ec) ? Origin::folder : Origin::named;
         std::vector<fs::path> files = files_of(input);
@@ -261,6 +279,7 @@ core::ReportInput report_input(const ReportRequest& request, LoadedResults loade
     in.stopped = loaded.stopped;
     in.stopped_by_machine = std::move(loaded.stopped_by_machine);
     in.incomplete = request.incomplete;
+    in.arms = std::move(loaded.arms);
     for (const auto& [run, reason] : request.exclude)
         in.exclude.push_back({run, reason});
     if (const auto& e = loaded.experiment) {

@@ -31,6 +31,7 @@ struct LoadedResults {
     std::filesystem::path experiment_file;
     std::string stopped{}; // the first input folder's adaptive.json: why it stopped
     std::map<std::string, std::string> stopped_by_machine{}; // machine id -> its folder's
+    std::vector<core::ArmFacts> arms{}; // the first input folder's arms.json (what start read)
 };
 
 // Throws bootbench::Error (exit 2) naming the file: unreadable, not JSON, a

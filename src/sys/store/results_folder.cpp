@@ -2,6 +2,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/json_bounds.hpp"
+#include "core/deployment/arm_facts.hpp"
 #include "core/report/report_formats.hpp"
 #include "core/result/environment_record.hpp"
 #include "sys/store/files.hpp"
@@ -22,7 +23,7 @@ namespace {
 // What bootbench writes at the top of a results folder: its files and a
 // report in every format (core/report/report_formats).
 std::set<std::string> own_names() {
-    std::set<std::string> names = {kResultsMarker, "runs", "bootbench.log", "experiment.toml", "adaptive.json"};
+    std::set<std::string> names = {kResultsMarker, "runs", "bootbench.log", "experiment.toml", "adaptive.json", core::kArmsFile};
     for (const auto& f : core::report_formats())
         names.insert(core::kReportBase + std::string(f.suffix));
     return names;
