@@ -212,3 +212,19 @@ TEST_CASE("explain: the system's metrics by their key, whatever the kind says") 
         "served");
     CHECK(mem[0].evidence.empty()); // fewer faults go with less memory, not more
 }
+
+TEST_CASE("explain: a package explains a bench only when it is the bench's program or glibc") {
+    std::vector<ArmFact> facts = {fact(FactKind::package, "vim", "9.0-1", "9.1-1"),
+                                  fact(FactKind::package, "linux-perf", "6.1-1", "6.2-1"),
+                                  fact(FactKind::package, "sysbench", "1.0.20-1", "1.0.20-2")};
+    auto es = explain(pipe(0.8), facts, {{"instructions", 1.3, true}});
+    REQUIRE(es.size() == 1);
+    CHECK(es[0].what == "linux-perf: 6.1-1 in a, 6.2-1 in b");
+    CHECK(es[0].why == "it is the bench's own program or the C library it calls");
+    CHECK(es[0].evidence == std::vector<std::string>{"instructions 1.30x in b"});
+    CHECK(whats(explain(threads(0.8), facts, {})) ==
+          std::vector<std::string>{"sysbench: 1.0.20-1 in a, 1.0.20-2 in b"});
+    CHECK(whats(explain(move("wall_s", BenchKind::command, "build", 0.8),
+                        {fact(FactKind::package, "glibc", "2.39-1", "2.40-1")}, {})) ==
+          std::vector<std::string>{"glibc: 2.39-1 in a, 2.40-1 in b"});
+}

@@ -1,5 +1,6 @@
 #include "core/report/explain.hpp"
 
+#include "core/experiment/kinds/kinds.hpp"
 #include "core/experiment/metric_catalog.hpp"
 #include "core/report/render_text.hpp"
 
@@ -180,17 +181,13 @@ bool matches(const std::string& name, std::string pattern) {
     return name == pattern;
 }
 
-// A package is a difference only when the bench runs it: its tool or the C
-// library.
+// A package is a difference only when the bench runs it: its tool's
+// package (its kind's descriptor) or the C library.
 bool bench_program(const std::string& package, const MetricMove& m) {
-    static const std::vector<std::pair<BenchKind, std::string>> tools = {
-        {BenchKind::perf_sched_pipe, "perf"},      {BenchKind::perf_sched_pipe, "linux-perf"},
-        {BenchKind::perf_sched_messaging, "perf"}, {BenchKind::perf_sched_messaging, "linux-perf"},
-        {BenchKind::perf_bench_futex, "perf"},     {BenchKind::perf_bench_futex, "linux-perf"},
-        {BenchKind::sysbench_threads, "sysbench"}, {BenchKind::schbench, "schbench"}};
-    if (package == "glibc" || package == "libc6")
-        return true;
-    return std::find(tools.begin(), tools.end(), std::pair{m.kind, package}) != tools.end();
+    if (package.empty() || package == "glibc" || package == "libc6")
+        return !package.empty();
+    const auto& tool = bench_kind(m.kind).tool;
+    return tool && (package == tool->debian || package == tool->fedora);
 }
 
 bool one_sided(const ArmFact& f) {
