@@ -145,7 +145,8 @@ TEST_CASE("explain: nothing explains it, said plainly") {
     MetricMove build = move("wall_s", BenchKind::command, "build", 0.8);
     std::vector<ArmFact> facts = {fact(FactKind::sysctl, "vm.swappiness", "60", "10"),
                                   fact(FactKind::kernel_arg, "quiet", "quiet", ""),
-                                  fact(FactKind::package, "vim", "9.0-1", "9.1-1")};
+                                  fact(FactKind::package, "vim", "9.0-1", "9.1-1"),
+                                  fact(FactKind::kernel_version, "kernel", "6.1.0-1", "6.1.0-1")};
     CHECK(explain(build, facts, {{"context-switches", 3, true}}).empty());
     CHECK(nothing_explains(build) ==
           "Nothing that differs between a and b is known to move wall_s (build), 1.25x "

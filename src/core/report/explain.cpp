@@ -432,7 +432,7 @@ struct Candidate {
 std::optional<Candidate> candidate(const ArmFact& f, const MetricMove& m,
                                    const std::vector<ArmFact>& facts,
                                    const std::vector<CounterMove>& counters) {
-    Topic topic = topic_of(f, m);
+    Topic topic = f.control == f.subject && !f.varies ? Topic::none : topic_of(f, m);
     const Sensitivity* s = topic == Topic::none ? nullptr : sensitivity(topic, traits_of(m));
     if (!s || !consistent(expected_slower(f, topic), m))
         return std::nullopt;
