@@ -229,22 +229,15 @@ void verdict_text(std::ostringstream& o, const Report& r, const MetricReport& m,
       << "</text>\n";
 }
 
-// Text cut to `chars` with "...", the whole of it in a tooltip.
-std::string fitted(const std::string& text, size_t chars) {
-    if (text.size() <= chars)
-        return xml_escape(text);
-    return xml_escape(text.substr(0, chars - 3)) + "...<title>" + xml_escape(text) + "</title>";
-}
-
 void metric_row(std::ostringstream& o, const Report& r, size_t mi, double top, const Scale& sc) {
     const MetricReport& m = r.metrics[mi];
     double mid = top + row_height(r) / 2;
     std::string key = m.key + (m.unit.empty() ? "" : ", " + m.unit);
     o << "<text x=\"20\" y=\"" << num(mid - 3)
-      << "\" font-size=\"12.5\" font-weight=\"600\" fill=\"#1f2328\">" << fitted(m.label, kLabelChars)
+      << "\" font-size=\"12.5\" font-weight=\"600\" fill=\"#1f2328\">" << xml_fitted(m.label, kLabelChars)
       << "</text>\n"
       << "<text x=\"20\" y=\"" << num(mid + 13) << "\" font-size=\"11\" fill=\"#57606a\">"
-      << fitted(key, kKeyChars) << "</text>\n";
+      << xml_fitted(key, kKeyChars) << "</text>\n";
     for (size_t ti = 0; ti < m.targets.size(); ++ti) {
         double y = top + kRowPad + kLaneH * (static_cast<double>(ti) + 0.5);
         if (m.targets[ti].target == r.subject)

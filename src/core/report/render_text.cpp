@@ -214,6 +214,12 @@ std::string xml_escape(const std::string& s) {
     return out;
 }
 
+std::string xml_fitted(const std::string& text, size_t chars) {
+    if (text.size() <= chars)
+        return xml_escape(text);
+    return xml_escape(text.substr(0, chars - 3)) + "...<title>" + xml_escape(text) + "</title>";
+}
+
 std::string md_escape(const std::string& s) {
     std::string out;
     for (char c : ascii_safe(s)) {

@@ -52,6 +52,9 @@ std::string interval_short(const MetricReport& m);
 
 // ascii_safe, then &, <, >, " and ' as XML entities.
 std::string xml_escape(const std::string& s);
+// An SVG <text>'s content: xml_escape'd, cut to `chars` with "..." and the
+// whole of it in a tooltip.
+std::string xml_fitted(const std::string& text, size_t chars);
 // ascii_safe, then |, backslash, `, *, _, [, ], <, > escaped for a Markdown table cell.
 std::string md_escape(const std::string& s);
 
