@@ -40,15 +40,20 @@ inline core::BisectState no_regression_bisect() {
 inline core::BisectState undecided_bisect() {
     core::BisectRules rules;
     rules.max_rounds = 2;
-    return run_bisect(6, [](int b) { return b < 2 ? 100.0 : b == 2 ? 105.0 : 110.0; }, rules);
+    return run_bisect(
+        6, [](int b) { return b < 2    ? 100.0
+                              : b == 2 ? 105.0
+                                       : 110.0; }, rules);
 }
 
-inline std::vector<core::BuildInfo> build_infos(int builds, const std::string& hostile_subject = "") {
+inline std::vector<core::BuildInfo> build_infos(int builds,
+                                                const std::string& hostile_subject = "") {
     std::vector<core::BuildInfo> out;
     for (int i = 0; i < builds; ++i) {
         std::string d = std::to_string(i + 1);
         out.push_back({"43.2026110" + d + ".0", std::string(64, static_cast<char>('a' + i)),
-                       "Update build " + d, "43.2026110" + d + ".0", "2026-11-0" + d + "T04:00:00Z"});
+                       "Update build " + d, "43.2026110" + d + ".0",
+                       "2026-11-0" + d + "T04:00:00Z"});
     }
     if (builds > 5)
         out[5].subject = "Add busyloop.service";
@@ -60,7 +65,9 @@ inline std::vector<core::BuildInfo> build_infos(int builds, const std::string& h
 inline core::TreeFacts before_tree() {
     core::TreeFacts f;
     f.kernels.push_back({"6.11.4-301.fc43.x86_64", {{"CONFIG_HZ", "1000"}}, ""});
-    f.packages = {"rpm", "", {{"kernel", "6.11.4-301.fc43"}, {"bash", "5.2.37-1.fc43"}, {"oldtool", "1.0-1"}}};
+    f.packages = {"rpm",
+                  "",
+                  {{"kernel", "6.11.4-301.fc43"}, {"bash", "5.2.37-1.fc43"}, {"oldtool", "1.0-1"}}};
     f.units = {{"sshd.service", "preset"}};
     f.sysctl = {{"vm.swappiness", "60"}};
     return f;
@@ -69,8 +76,11 @@ inline core::TreeFacts before_tree() {
 inline core::TreeFacts after_tree(const std::string& hostile = "") {
     core::TreeFacts f;
     f.kernels.push_back({"6.12.1-200.fc43.x86_64", {{"CONFIG_HZ", "300"}}, ""});
-    f.packages = {"rpm", "", {{"kernel", "6.12.1-200.fc43"}, {"bash", "5.2.37-1.fc43"},
-                              {"busyloop" + hostile, "1.0-1"}}};
+    f.packages = {"rpm",
+                  "",
+                  {{"kernel", "6.12.1-200.fc43"},
+                   {"bash", "5.2.37-1.fc43"},
+                   {"busyloop" + hostile, "1.0-1"}}};
     f.units = {{"sshd.service", "preset"}, {"busyloop.service", "usr: multi-user.target.wants"}};
     f.sysctl = {{"vm.swappiness", "10"}};
     return f;
@@ -85,7 +95,8 @@ inline core::BisectReportInput report_input(const core::BisectState& state,
     in.builds = build_infos(static_cast<int>(state.builds.size()), hostile);
     in.changes.diff = core::diff_trees(before_tree(), after_tree(hostile));
     in.changes.cmdline_before = "root=UUID=1 rw ostree=/ostree/boot.1/fedora/aaa/0 quiet";
-    in.changes.cmdline_after = "root=UUID=1 rw ostree=/ostree/boot.0/fedora/bbb/0 quiet mitigations=off" + hostile;
+    in.changes.cmdline_after =
+        "root=UUID=1 rw ostree=/ostree/boot.0/fedora/bbb/0 quiet mitigations=off" + hostile;
     return in;
 }
 

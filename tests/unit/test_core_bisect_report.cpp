@@ -62,13 +62,17 @@ TEST_CASE("bisect.md: the culprit pair first, then each step's ratios, then what
                    "- Last good: 43.20261105.0 (commit eeeeeeeeeeee): Update build 5\n\n"
                    "Verdict: b5 is the first bad build: against b4 -9.1% (95% interval ",
                    0) == 0);
-    CHECK(has(md, "Metric: boot\\_s (lower is better), threshold 5%; 8 builds, 5 tested, 52 boots."));
+    CHECK(
+        has(md, "Metric: boot\\_s (lower is better), threshold 5%; 8 builds, 5 tested, 52 boots."));
     CHECK(md.find("**Culprit") < md.find("## Steps"));
-    CHECK(md.find("## Steps") < md.find("## What changed between the last good and the first bad build"));
+    CHECK(md.find("## Steps") <
+          md.find("## What changed between the last good and the first bad build"));
     CHECK(has(md, "| phase | build | round | call | runs | vs good | vs bad | why |\n"));
-    CHECK(has(md, "| endpoints | 43.20261108.0 against 43.20261101.0 | 1 | regression | 10 | -8.9% ("));
+    CHECK(has(md,
+              "| endpoints | 43.20261108.0 against 43.20261101.0 | 1 | regression | 10 | -8.9% ("));
     CHECK(has(md, "| search | 43.20261104.0 | 1 | like-good | 8 | +0.2% ("));
-    CHECK(has(md, "| confirm | 43.20261106.0 against 43.20261105.0 | 1 | regression | 12 | -9.0% ("));
+    CHECK(
+        has(md, "| confirm | 43.20261106.0 against 43.20261105.0 | 1 | regression | 12 | -9.0% ("));
     CHECK(has(md, "![boot\\_s along the history](bisect.svg)\n"));
 }
 
@@ -90,7 +94,8 @@ TEST_CASE("bisect.md: what changed between the last good and the first bad build
                   "- oldtool removed (1.0-1)\n\n</details>\n"));
     CHECK(has(md, "Units enabled: 1 added, 0 removed, 0 changed\n\n"
                   "- busyloop.service added (usr: multi-user.target.wants)\n"));
-    CHECK(has(md, "sysctl defaults: 0 added, 0 removed, 1 changed\n\n- vm.swappiness: 60 -\\> 10\n"));
+    CHECK(
+        has(md, "sysctl defaults: 0 added, 0 removed, 1 changed\n\n- vm.swappiness: 60 -\\> 10\n"));
 }
 
 TEST_CASE("bisect reports: no regression, undecided, still running", "[bisect-report]") {
@@ -108,8 +113,9 @@ TEST_CASE("bisect reports: no regression, undecided, still running", "[bisect-re
               "before 43.20261106.0 (5 builds)**\n\nVerdict: b2 undecided after 2 rounds ("));
     BisectState running = start_bisect({"g", "c1", "c2", "bad"}, "boot_s", Better::lower, 0.05, 1);
     running = record_run(running, 0, 100);
-    CHECK(bisect_headline(report_input(running)) ==
-          "Running: the regression is after 43.20261101.0 and at or before 43.20261104.0 (3 builds)");
+    CHECK(
+        bisect_headline(report_input(running)) ==
+        "Running: the regression is after 43.20261101.0 and at or before 43.20261104.0 (3 builds)");
 }
 
 TEST_CASE("bisect.svg: every build on the axis, tested ones as dots with intervals",
@@ -147,9 +153,9 @@ TEST_CASE("bisect.json: the state, each build's ratios and interval, each step, 
           "[bisect-report]") {
     BisectState s = culprit_bisect();
     nlohmann::json j = bisect_report_json(report_input(s));
-    CHECK(keys(j) == std::set<std::string>{"schema", "experiment", "headline", "outcome",
-                                           "verdict", "culprit", "seed", "builds", "steps",
-                                           "changes", "state"});
+    CHECK(keys(j) == std::set<std::string>{"schema", "experiment", "headline", "outcome", "verdict",
+                                           "culprit", "seed", "builds", "steps", "changes",
+                                           "state"});
     CHECK(j["schema"] == "bootbench-bisect-report/1");
     CHECK(j["outcome"] == "culprit");
     CHECK(j["culprit"] == nlohmann::json{{"last_good", 4}, {"first_bad", 5}});
@@ -192,8 +198,10 @@ TEST_CASE("a hostile subject is text in every format, never markup or bad UTF-8"
         CHECK(ascii(*text));
     CHECK(count(md, "<script") == count(md, "\\<script")); // markdown shows a \< as <
     CHECK(count(md, "<script") > 5);
-    std::string escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;it&#39; ?? end";
-    CHECK(has(md, "**Culprit: \\<script\\>alert(\"x\")\\</script\\> & 'it' ?? end is the first bad"));
+    std::string escaped =
+        "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;it&#39; ?? end";
+    CHECK(
+        has(md, "**Culprit: \\<script\\>alert(\"x\")\\</script\\> & 'it' ?? end is the first bad"));
     CHECK(has(md, "- busyloop\\<script\\>alert(\"x\")\\</script\\> & 'it' ?? end added (1.0-1)\n"));
     CHECK(has(svg, ">Culprit: " + escaped + " is the first bad build"));
     CHECK(has(html, "<p><strong>Culprit: " + escaped + " is the first bad build"));
@@ -212,13 +220,15 @@ TEST_CASE("trees not read: the report says why and still shows the command lines
     in.changes.diff.reset();
     in.changes.problem = "after: commit ffff is not in the repository";
     std::string md = render_bisect_markdown(in);
-    CHECK(has(md, "Trees not compared: after: commit ffff is not in the repository\n\nCommand line:\n"));
+    CHECK(has(
+        md, "Trees not compared: after: commit ffff is not in the repository\n\nCommand line:\n"));
     CHECK_FALSE(has(md, "Packages:"));
     nlohmann::json j = bisect_report_json(in);
     CHECK(j["changes"]["diff"].is_null());
     CHECK(j["changes"]["package_summary"] == "");
     in.changes = {};
-    CHECK(has(render_bisect_markdown(in), "Trees not compared: not read\n\nCommand line: not read\n"));
+    CHECK(has(render_bisect_markdown(in),
+              "Trees not compared: not read\n\nCommand line: not read\n"));
     in.state = nullptr;
     CHECK(error_of([&] { render_bisect_markdown(in); }) ==
           "bisect report of 'which-build': no bisection state to report");

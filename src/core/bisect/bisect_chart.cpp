@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 namespace bootbench::core {
@@ -25,23 +26,14 @@ std::string num(double v) {
     return format_fixed(v, 1);
 }
 
+// By BuildRole: the endpoints and the range's ends dark, candidates light.
+const char* const kRoleColors[] = {"#1a7f37", "#c62828", "#1a7f37", "#c62828",
+                                   "#4ac26b", "#e57373", "#8a8f98", "#8a8f98"};
+
+static_assert(std::size(kRoleColors) == std::size(kBuildRoleNames));
+
 const char* color_of(BuildRole r) {
-    switch (r) {
-    case BuildRole::good:
-    case BuildRole::last_good:
-        return "#1a7f37";
-    case BuildRole::like_good:
-        return "#4ac26b";
-    case BuildRole::bad:
-    case BuildRole::first_bad:
-        return "#c62828";
-    case BuildRole::like_bad:
-        return "#e57373";
-    case BuildRole::undecided:
-    case BuildRole::untested:
-        break;
-    }
-    return "#8a8f98";
+    return kRoleColors[static_cast<size_t>(r)];
 }
 
 // What the chart draws: the builds' figures, their parts, the scale.
@@ -99,8 +91,8 @@ void header(std::ostringstream& o, const Chart& c) {
 }
 
 void legend(std::ostringstream& o) {
-    const BuildRole roles[] = {BuildRole::good,    BuildRole::like_good, BuildRole::like_bad,
-                               BuildRole::bad,     BuildRole::undecided};
+    const BuildRole roles[] = {BuildRole::good, BuildRole::like_good, BuildRole::like_bad,
+                               BuildRole::bad, BuildRole::undecided};
     double x = 20;
     for (BuildRole r : roles) {
         std::string name = name_of(kBuildRoleNames, r);
@@ -144,8 +136,8 @@ void axes(std::ostringstream& o, const Chart& c) {
         text(o, kPlotX - 6, c.y(edge) + 4, "font-size=\"11\" text-anchor=\"end\" fill=\"#57606a\"",
              xml_escape(format_ratio(edge)));
     level_line(o, c, 1, "good", "#57606a");
-    level_line(o, c, threshold_ratio(c.s),
-               "threshold: " + threshold_text(c.s) + " worse", "#c62828");
+    level_line(o, c, threshold_ratio(c.s), "threshold: " + threshold_text(c.s) + " worse",
+               "#c62828");
 }
 
 // Every build's tick on the x axis, its label in a tooltip.
@@ -176,8 +168,9 @@ void mark(std::ostringstream& o, const Chart& c, int b, BuildRole r, double top)
     std::string m = mark_of(c, r);
     if (m.empty())
         return;
-    const char* anchor = r == BuildRole::last_good ? "end" : r == BuildRole::first_bad ? "start"
-                                                                                       : "middle";
+    const char* anchor = r == BuildRole::last_good   ? "end"
+                         : r == BuildRole::first_bad ? "start"
+                                                     : "middle";
     text(o, c.x(b), std::max(kTop + 12, top - 8),
          std::string("font-size=\"11\" font-weight=\"700\" text-anchor=\"") + anchor +
              "\" fill=\"" + color_of(r) + "\"",
@@ -210,8 +203,8 @@ void labels(std::ostringstream& o, const Chart& c) {
 }
 
 int tested_count(const Chart& c) {
-    return static_cast<int>(std::count_if(c.f.begin(), c.f.end(),
-                                          [](const BuildFigures& f) { return f.runs > 0; }));
+    return static_cast<int>(
+        std::count_if(c.f.begin(), c.f.end(), [](const BuildFigures& f) { return f.runs > 0; }));
 }
 
 void footer(std::ostringstream& o, const Chart& c) {
@@ -220,11 +213,19 @@ void footer(std::ostringstream& o, const Chart& c) {
          xml_fitted(bisect_headline(c.in), kFooterChars));
     text(o, 20, y + 18, "font-size=\"11\" fill=\"#57606a\"",
          xml_escape(count_of(c.count(), "build") + " in history order, oldest left; " +
-                    std::to_string(tested_count(c)) +
-                    " tested." +
+                    std::to_string(tested_count(c)) + " tested." +
                     (c.s.outcome == BisectOutcome::no_regression
                          ? ""
                          : " Shaded: where the regression lies.")));
+}
+
+void svg_open(std::ostringstream& o, const BisectReportInput& in, double height) {
+    std::string headline = xml_escape(bisect_headline(in));
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(kWidth) << "\" height=\""
+      << num(height) << "\" viewBox=\"0 0 " << num(kWidth) << " " << num(height)
+      << "\" font-family=\"" << kFont << "\" role=\"img\" aria-label=\"" << headline
+      << "\">\n<title>" << headline
+      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
 }
 
 } // namespace
@@ -234,11 +235,7 @@ std::string render_bisect_svg(const BisectReportInput& in) {
     fit_scale(c);
     double height = kTop + kPlotH + kLabelsH + kFooterH;
     std::ostringstream o;
-    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(kWidth) << "\" height=\""
-      << num(height) << "\" viewBox=\"0 0 " << num(kWidth) << " " << num(height)
-      << "\" font-family=\"" << kFont << "\" role=\"img\" aria-label=\""
-      << xml_escape(bisect_headline(in)) << "\">\n<title>" << xml_escape(bisect_headline(in))
-      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+    svg_open(o, in, height);
     header(o, c);
     legend(o);
     range_band(o, c);

@@ -13,7 +13,6 @@ namespace {
 
 using Kind = ReportBlock::Kind;
 
-
 std::string changes_title(const BisectState& s) {
     if (s.outcome == BisectOutcome::culprit)
         return "What changed between the last good and the first bad build";
@@ -74,7 +73,8 @@ std::vector<std::string> other_kernels(const TreeDiff& d) {
     for (const auto* list : {&d.kernels.added, &d.kernels.removed})
         for (const FactChange& k : *list)
             if (compared.find(" " + k.name + " ") == std::string::npos)
-                out.push_back("kernel " + k.name + (list == &d.kernels.added ? " added" : " removed"));
+                out.push_back("kernel " + k.name +
+                              (list == &d.kernels.added ? " added" : " removed"));
     return out;
 }
 
@@ -111,13 +111,14 @@ std::vector<ReportBlock> cmdline_blocks(const BisectChanges& c) {
     if (c.cmdline_before.empty() && c.cmdline_after.empty())
         return {report_block(Kind::paragraph, "Command line: not read")};
     if (words(c.cmdline_before) == words(c.cmdline_after))
-        return {report_block(Kind::paragraph, "Command line (unchanged but for ostree=): " +
-                                           c.cmdline_before)};
-    return {report_block(Kind::paragraph, "Command line:"),
-            report_block(Kind::list, "",
-                  {"before: " + c.cmdline_before, "after: " + c.cmdline_after,
-                   "options added: " + options_only_in(c.cmdline_after, c.cmdline_before),
-                   "options removed: " + options_only_in(c.cmdline_before, c.cmdline_after)})};
+        return {report_block(Kind::paragraph,
+                             "Command line (unchanged but for ostree=): " + c.cmdline_before)};
+    return {
+        report_block(Kind::paragraph, "Command line:"),
+        report_block(Kind::list, "",
+                     {"before: " + c.cmdline_before, "after: " + c.cmdline_after,
+                      "options added: " + options_only_in(c.cmdline_after, c.cmdline_before),
+                      "options removed: " + options_only_in(c.cmdline_before, c.cmdline_after)})};
 }
 
 std::vector<ReportBlock> package_blocks(const TreeDiff& d) {
@@ -125,15 +126,15 @@ std::vector<ReportBlock> package_blocks(const TreeDiff& d) {
         report_block(Kind::paragraph, "Packages: " + package_summary(d, kPackagesNamed))};
     std::vector<std::string> items = category_items(d.packages);
     if (!items.empty())
-        out.push_back(report_block(Kind::details,
-                            "All " + count_of(static_cast<long long>(items.size()),
-                                              "package change"),
-                            items));
+        out.push_back(report_block(
+            Kind::details,
+            "All " + count_of(static_cast<long long>(items.size()), "package change"), items));
     return out;
 }
 
 std::vector<ReportBlock> category_blocks(const std::string& name, const CategoryDiff& d) {
-    std::vector<ReportBlock> out = {report_block(Kind::paragraph, name + ": " + category_counts(d))};
+    std::vector<ReportBlock> out = {
+        report_block(Kind::paragraph, name + ": " + category_counts(d))};
     if (!d.empty())
         out.push_back(report_block(Kind::list, "", category_items(d)));
     return out;
@@ -144,7 +145,8 @@ std::vector<ReportBlock> category_blocks(const std::string& name, const Category
 std::vector<ReportBlock> tree_blocks(const BisectChanges& c) {
     if (!c.diff) {
         std::string why = c.problem.empty() ? "not read" : c.problem;
-        std::vector<ReportBlock> out = {report_block(Kind::paragraph, "Trees not compared: " + why)};
+        std::vector<ReportBlock> out = {
+            report_block(Kind::paragraph, "Trees not compared: " + why)};
         append_blocks(out, cmdline_blocks(c));
         return out;
     }

@@ -4,7 +4,9 @@
 #include "core/bisect/bisect_report_parts.hpp"
 #include "core/report/render_text.hpp"
 
+#include <array>
 #include <sstream>
+#include <utility>
 
 namespace bootbench::core {
 
@@ -39,8 +41,9 @@ std::vector<ReportBlock> outcome_blocks(const BisectReportInput& in) {
     std::vector<ReportBlock> out = {report_block(Kind::title, "Bisect: " + in.experiment),
                                     report_block(Kind::strong, bisect_headline(in))};
     if (s.outcome == BisectOutcome::culprit)
-        out.push_back(report_block(Kind::list, "", {"First bad: " + build_line(in, s.first_bad),
-                                             "Last good: " + build_line(in, s.last_good)}));
+        out.push_back(report_block(Kind::list, "",
+                                   {"First bad: " + build_line(in, s.first_bad),
+                                    "Last good: " + build_line(in, s.last_good)}));
     if (!s.verdict.empty())
         out.push_back(report_block(Kind::paragraph, "Verdict: " + s.verdict));
     out.push_back(report_block(Kind::paragraph, metric_line(s)));
@@ -55,8 +58,14 @@ std::string step_build(const BisectReportInput& in, const BisectStep& x) {
 std::vector<std::string> step_row(const BisectReportInput& in, const BisectStep& x,
                                   const std::vector<BuildFigures>& f) {
     const BuildFigures& b = f[static_cast<size_t>(x.build)];
-    return {name_of(kBisectPhaseNames, x.phase), step_build(in, x), std::to_string(x.round),
-            x.call, std::to_string(b.runs), change_text(b.to_good), change_text(b.to_bad), x.why};
+    return {name_of(kBisectPhaseNames, x.phase),
+            step_build(in, x),
+            std::to_string(x.round),
+            x.call,
+            std::to_string(b.runs),
+            change_text(b.to_good),
+            change_text(b.to_bad),
+            x.why};
 }
 
 std::vector<ReportBlock> step_blocks(const BisectReportInput& in) {
@@ -65,12 +74,13 @@ std::vector<ReportBlock> step_blocks(const BisectReportInput& in) {
     std::vector<BuildFigures> f = build_figures(in);
     for (const BisectStep& x : state_of(in).steps)
         table.rows.push_back(step_row(in, x, f));
-    return {report_block(Kind::heading, "Steps"),
-            report_block(Kind::paragraph,
-                  "Each step's build against good's and against bad's runs: the change of its "
-                  "median (below 0: worse), with the 95% bootstrap interval, from all of the "
-                  "build's runs; the call and why as the step decided them."),
-            table};
+    return {
+        report_block(Kind::heading, "Steps"),
+        report_block(Kind::paragraph,
+                     "Each step's build against good's and against bad's runs: the change of its "
+                     "median (below 0: worse), with the 95% bootstrap interval, from all of the "
+                     "build's runs; the call and why as the step decided them."),
+        table};
 }
 
 } // namespace
@@ -98,11 +108,39 @@ std::vector<ReportBlock> report_blocks(const BisectReportInput& in) {
 
 namespace {
 
+// How one format writes the blocks: the four kinds of text between their
+// marks (in the order of ReportBlock::Kind), and the others by a function.
+struct BlockFormat {
+    std::string (*escape)(const std::string&);
+    std::array<std::pair<const char*, const char*>, 4> marks; // title, heading, strong, paragraph
+    std::string (*list)(const std::vector<std::string>&);
+    std::string (*table)(const ReportBlock&);
+    std::string (*details)(const ReportBlock&);
+    std::string (*chart)(const ReportBlock&, const BisectReportInput&);
+};
+
+std::string render_block(const BlockFormat& f, const ReportBlock& b, const BisectReportInput& in) {
+    auto k = static_cast<size_t>(b.kind);
+    if (k < f.marks.size())
+        return f.marks[k].first + f.escape(b.text) + f.marks[k].second;
+    if (b.kind == Kind::list)
+        return f.list(b.items);
+    if (b.kind == Kind::table)
+        return f.table(b);
+    return b.kind == Kind::details ? f.details(b) : f.chart(b, in);
+}
+
+// Each item escaped, between `before` and `after`.
+std::string each(const std::vector<std::string>& items, const std::string& before,
+                 const std::string& after, std::string (*escape)(const std::string&)) {
+    std::string out;
+    for (const auto& i : items)
+        out += before + escape(i) + after;
+    return out;
+}
+
 std::string md_row(const std::vector<std::string>& cells) {
-    std::string out = "|";
-    for (const auto& c : cells)
-        out += " " + md_escape(c) + " |";
-    return out + "\n";
+    return "|" + each(cells, " ", " |", md_escape) + "\n";
 }
 
 std::string md_table(const ReportBlock& b) {
@@ -114,41 +152,31 @@ std::string md_table(const ReportBlock& b) {
 }
 
 std::string md_list(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& i : items)
-        out += "- " + md_escape(i) + "\n";
-    return out;
+    return each(items, "- ", "\n", md_escape);
 }
 
-std::string md_block(const ReportBlock& b) {
-    switch (b.kind) {
-    case Kind::title:
-        return "# " + md_escape(b.text) + "\n";
-    case Kind::heading:
-        return "## " + md_escape(b.text) + "\n";
-    case Kind::strong:
-        return "**" + md_escape(b.text) + "**\n";
-    case Kind::paragraph:
-        return md_escape(b.text) + "\n";
-    case Kind::list:
-        return md_list(b.items);
-    case Kind::table:
-        return md_table(b);
-    case Kind::details:
-        return "<details><summary>" + xml_escape(b.text) + "</summary>\n\n" + md_list(b.items) +
-               "\n</details>\n";
-    case Kind::chart:
-        break;
-    }
+// GitHub and most Markdown viewers fold a <details> block; the list inside
+// it stays Markdown after the blank line.
+std::string md_details(const ReportBlock& b) {
+    return "<details><summary>" + xml_escape(b.text) + "</summary>\n\n" + md_list(b.items) +
+           "\n</details>\n";
+}
+
+std::string md_chart(const ReportBlock& b, const BisectReportInput&) {
     return "![" + md_escape(b.text) + "](bisect.svg)\n";
 }
+
+const BlockFormat kMarkdown = {
+    md_escape,  {{{"# ", "\n"}, {"## ", "\n"}, {"**", "**\n"}, {"", "\n"}}},
+    md_list,    md_table,
+    md_details, md_chart};
 
 } // namespace
 
 std::string render_bisect_markdown(const BisectReportInput& in) {
     std::string out;
     for (const ReportBlock& b : report_blocks(in))
-        out += (out.empty() ? "" : "\n") + md_block(b);
+        out += (out.empty() ? "" : "\n") + render_block(kMarkdown, b, in);
     return out;
 }
 
@@ -167,11 +195,8 @@ th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.6rem; text-align: left; ve
 th { background: #f6f8fa; }
 )";
 
-std::string html_cells(const std::vector<std::string>& cells, const char* tag) {
-    std::string out = "<tr>";
-    for (const auto& c : cells)
-        out += std::string("<") + tag + ">" + xml_escape(c) + "</" + tag + ">";
-    return out + "</tr>\n";
+std::string html_cells(const std::vector<std::string>& cells, const std::string& tag) {
+    return "<tr>" + each(cells, "<" + tag + ">", "</" + tag + ">", xml_escape) + "</tr>\n";
 }
 
 std::string html_table(const ReportBlock& b) {
@@ -182,34 +207,27 @@ std::string html_table(const ReportBlock& b) {
 }
 
 std::string html_list(const std::vector<std::string>& items) {
-    std::string out = "<ul>\n";
-    for (const auto& i : items)
-        out += "<li>" + xml_escape(i) + "</li>\n";
-    return out + "</ul>\n";
+    return "<ul>\n" + each(items, "<li>", "</li>\n", xml_escape) + "</ul>\n";
 }
 
-std::string html_block(const ReportBlock& b, const BisectReportInput& in) {
-    switch (b.kind) {
-    case Kind::title:
-        return "<h1>" + xml_escape(b.text) + "</h1>\n";
-    case Kind::heading:
-        return "<h2>" + xml_escape(b.text) + "</h2>\n";
-    case Kind::strong:
-        return "<p><strong>" + xml_escape(b.text) + "</strong></p>\n";
-    case Kind::paragraph:
-        return "<p>" + xml_escape(b.text) + "</p>\n";
-    case Kind::list:
-        return html_list(b.items);
-    case Kind::table:
-        return html_table(b);
-    case Kind::details:
-        return "<details><summary>" + xml_escape(b.text) + "</summary>\n" + html_list(b.items) +
-               "</details>\n";
-    case Kind::chart:
-        break;
-    }
+std::string html_details(const ReportBlock& b) {
+    return "<details><summary>" + xml_escape(b.text) + "</summary>\n" + html_list(b.items) +
+           "</details>\n";
+}
+
+std::string html_chart(const ReportBlock&, const BisectReportInput& in) {
     return "<figure>\n" + render_bisect_svg(in) + "</figure>\n";
 }
+
+const BlockFormat kHtml = {xml_escape,
+                           {{{"<h1>", "</h1>\n"},
+                             {"<h2>", "</h2>\n"},
+                             {"<p><strong>", "</strong></p>\n"},
+                             {"<p>", "</p>\n"}}},
+                           html_list,
+                           html_table,
+                           html_details,
+                           html_chart};
 
 } // namespace
 
@@ -220,7 +238,7 @@ std::string render_bisect_html(const BisectReportInput& in) {
       << "<title>Bisect: " << xml_escape(in.experiment) << "</title>\n<style>" << kStyle
       << "</style>\n</head>\n<body>\n";
     for (const ReportBlock& b : report_blocks(in))
-        o << html_block(b, in);
+        o << render_block(kHtml, b, in);
     o << "</body>\n</html>\n";
     return o.str();
 }

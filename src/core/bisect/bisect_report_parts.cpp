@@ -1,8 +1,8 @@
 // The figures and words every bisect rendering shares: each build's ratios
 // to good's and bad's runs, its part in the search, the headline.
+#include "core/bisect/bisect_report_parts.hpp"
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
-#include "core/bisect/bisect_report_parts.hpp"
 #include "core/report/render_text.hpp"
 
 #include <algorithm>
@@ -53,9 +53,8 @@ std::string label_of(const BisectReportInput& in, int build) {
 // "after X and at or before Y (3 builds)".
 std::string range_text(const BisectReportInput& in) {
     const BisectState& s = state_of(in);
-    return "after " + label_of(in, s.last_good) + " and at or before " +
-           label_of(in, s.first_bad) + " (" +
-           count_of(static_cast<long long>(range_builds(s).size()), "build") + ")";
+    return "after " + label_of(in, s.last_good) + " and at or before " + label_of(in, s.first_bad) +
+           " (" + count_of(static_cast<long long>(range_builds(s).size()), "build") + ")";
 }
 
 bool ended_at_endpoints(const BisectState& s) {

@@ -41,10 +41,11 @@ std::vector<int> range_builds(const BisectState& s);
 std::string short_commit(const std::string& commit);
 
 struct ReportBlock {
+    // The four kinds of text first: a format's marks are in this order.
     enum class Kind { title, heading, strong, paragraph, list, table, details, chart };
     Kind kind = Kind::paragraph;
-    std::string text;                       // a table's or a list's lead-in stays in a paragraph
-    std::vector<std::string> items;         // list, details
+    std::string text;               // a table's or a list's lead-in stays in a paragraph
+    std::vector<std::string> items; // list, details
     std::vector<std::vector<std::string>> rows; // table: the first row is the header
 };
 ReportBlock report_block(ReportBlock::Kind kind, std::string text,
