@@ -11,14 +11,17 @@
 
 namespace bootbench::test {
 
-// A lower-is-better metric at `level(build)`, within +-1% from one boot to
-// the next (a fixed pattern: the same boots every time).
+// A metric (lower is better unless `better` says otherwise) at
+// `level(build)`, within +-1% from one boot to the next (a fixed pattern:
+// the same boots every time).
 inline core::BisectState run_bisect(int builds, const std::function<double(int)>& level,
-                                    const core::BisectRules& rules = {}) {
+                                    const core::BisectRules& rules = {},
+                                    core::Better better = core::Better::lower) {
     std::vector<std::string> names;
     for (int i = 0; i < builds; ++i)
         names.push_back("b" + std::to_string(i));
-    core::BisectState s = core::start_bisect(names, "boot_s", core::Better::lower, 0.05, 1, rules);
+    core::BisectState s = core::start_bisect(
+        names, better == core::Better::lower ? "boot_s" : "events_per_s", better, 0.05, 1, rules);
     for (int k = 0; !core::next_action(s).done && k < 2000; ++k) {
         int b = core::next_action(s).order.front();
         s = core::record_run(s, b, level(b) * (1 + 0.002 * ((k * 37) % 11 - 5)));

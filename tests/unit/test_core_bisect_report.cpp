@@ -233,3 +233,31 @@ TEST_CASE("trees not read: the report says why and still shows the command lines
     CHECK(error_of([&] { render_bisect_markdown(in); }) ==
           "bisect report of 'which-build': no bisection state to report");
 }
+
+TEST_CASE("a higher-is-better metric: the ratios and the chart turn with it", "[bisect-report]") {
+    // events per second drop by 10% from b5 on
+    BisectState s = run_bisect(
+        8, [](int b) { return b >= 5 ? 900.0 : 1000.0; }, {}, Better::higher);
+    REQUIRE(s.outcome == BisectOutcome::culprit);
+    nlohmann::json j = bisect_report_json(report_input(s));
+    double ratio = median(s.values[5]) / median(s.values[0]);
+    CHECK(ratio < 1);
+    CHECK(j["builds"][5]["to_good"]["ratio"].get<double>() == Approx(ratio));
+    std::string svg = render_bisect_svg(report_input(s));
+    CHECK(has(svg, "events_per_s: higher is better, drawn so that up is better"));
+    CHECK(dot_y(svg, "43.20261106.0 (commit ffffffffffff): Add busyloop.service") >
+          dot_y(svg, "43.20261101.0 (commit aaaaaaaaaaaa): Update build 1") + 100);
+}
+
+TEST_CASE("builds the runner gave no facts for are named as the state names them",
+          "[bisect-report]") {
+    BisectState s = culprit_bisect();
+    BisectReportInput in = report_input(s);
+    in.builds.resize(2);
+    in.builds[1].label = "";
+    CHECK(bisect_headline(in) == "Culprit: b5 is the first bad build; b4 is the last good one");
+    std::string md = render_bisect_markdown(in);
+    CHECK(has(md, "- First bad: b5\n- Last good: b4\n"));
+    CHECK(has(md, "| b5 |  |  |  |  |\n"));
+    CHECK(bisect_report_json(in)["builds"][1]["label"] == "b1");
+}
