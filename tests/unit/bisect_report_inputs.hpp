@@ -11,22 +11,30 @@
 
 namespace bootbench::test {
 
-// A metric (lower is better unless `better` says otherwise) at
-// `level(build)`, within +-1% from one boot to the next (a fixed pattern:
-// the same boots every time).
-inline core::BisectState run_bisect(int builds, const std::function<double(int)>& level,
-                                    const core::BisectRules& rules = {},
-                                    core::Better better = core::Better::lower) {
-    std::vector<std::string> names;
-    for (int i = 0; i < builds; ++i)
-        names.push_back("b" + std::to_string(i));
-    core::BisectState s = core::start_bisect(
-        names, better == core::Better::lower ? "boot_s" : "events_per_s", better, 0.05, 1, rules);
+// Every pending boot of `s` until it is done: `level(build)`, within +-1%
+// from one boot to the next (a fixed pattern: the same boots every time).
+inline core::BisectState run_to_end(core::BisectState s, const std::function<double(int)>& level) {
     for (int k = 0; !core::next_action(s).done && k < 2000; ++k) {
         int b = core::next_action(s).order.front();
         s = core::record_run(s, b, level(b) * (1 + 0.002 * ((k * 37) % 11 - 5)));
     }
     return s;
+}
+
+inline std::vector<std::string> build_names(int builds) {
+    std::vector<std::string> names;
+    for (int i = 0; i < builds; ++i)
+        names.push_back("b" + std::to_string(i));
+    return names;
+}
+
+// A bisection of a metric, lower is better unless `better` says otherwise.
+inline core::BisectState run_bisect(int builds, const std::function<double(int)>& level,
+                                    const core::BisectRules& rules = {},
+                                    core::Better better = core::Better::lower) {
+    std::string metric = better == core::Better::lower ? "boot_s" : "events_per_s";
+    return run_to_end(core::start_bisect(build_names(builds), metric, better, 0.05, 1, rules),
+                      level);
 }
 
 // 8 builds, b5 and later 10% slower.

@@ -118,6 +118,32 @@ TEST_CASE("bisect reports: no regression, undecided, still running", "[bisect-re
         "Running: the regression is after 43.20261101.0 and at or before 43.20261104.0 (3 builds)");
 }
 
+TEST_CASE("bisect reports: good and bad undecided, the final pair not confirmed",
+          "[bisect-report]") {
+    // two runs each cannot differ at 0.01, and one round is all there is
+    BisectRules one_round;
+    one_round.endpoint_runs = 2;
+    one_round.max_rounds = 1;
+    BisectState s = start_bisect(build_names(4), "boot_s", Better::lower, 0.05, 1, one_round);
+    s = run_to_end(s, [](int b) { return b == 0 ? 100.0 : 110.0; });
+    REQUIRE(s.outcome == BisectOutcome::undecided);
+    CHECK(bisect_headline(report_input(s)) == "Undecided: good (43.20261101.0) against bad "
+                                              "(43.20261104.0) is not decided; no culprit named");
+    // the search ended at b4 and b5, whose direct A/B finds them alike
+    BisectState pair = start_bisect(build_names(8), "boot_s", Better::lower, 0.05, 1);
+    pair.phase = BisectPhase::confirm;
+    pair.last_good = 4;
+    pair.first_bad = 5;
+    pair.pending = {4, 5, 4, 5, 4, 5, 4, 5};
+    pair = run_to_end(pair, [](int) { return 100.0; });
+    REQUIRE(pair.outcome == BisectOutcome::not_confirmed);
+    std::string md = render_bisect_markdown(report_input(pair));
+    CHECK(has(md, "**Not confirmed: no culprit named; the direct A/B of 43.20261105.0 and "
+                  "43.20261106.0 did not confirm the regression**\n"));
+    CHECK(has(md, "## What changed in the range left\n"));
+    CHECK(bisect_report_json(report_input(pair))["culprit"].is_null());
+}
+
 TEST_CASE("bisect.svg: every build on the axis, tested ones as dots with intervals",
           "[bisect-report]") {
     BisectState s = culprit_bisect();
