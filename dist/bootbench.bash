@@ -5,13 +5,13 @@
 # well as under bash-completion. tests/packaging/completion_test.py holds the
 # lists below to what `bootbench help` and `bootbench help COMMAND` print.
 
-_bootbench_commands="plan simulate start resume doctor status abort run-suite report reproduce help"
+_bootbench_commands="plan simulate start bisect resume doctor status abort run-suite report reproduce help"
 
 _bootbench_options() {
     case $1 in
         plan) echo "--sysroot --quick --from" ;;
         simulate) echo "--quick --sandbox --results --verbose" ;;
-        start) echo "--sysroot --dry-run --drop-staged --no-reboot" ;;
+        start | bisect) echo "--sysroot --dry-run --drop-staged --no-reboot" ;;
         resume) echo "--sysroot" ;;
         doctor) echo "--root --json" ;;
         status) echo "--sysroot --sandbox --json" ;;
@@ -83,7 +83,7 @@ _bootbench() {
         return
     fi
     case $cmd in
-        plan | simulate | start | run-suite | doctor) _bootbench_files "$cur" toml ;;
+        plan | simulate | start | bisect | run-suite | doctor) _bootbench_files "$cur" toml ;;
         report) _bootbench_files "$cur" json ;;
     esac
 }

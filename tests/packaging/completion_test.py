@@ -68,7 +68,7 @@ def main():
             check(f"bootbench {cmd} --<TAB> offers its options", got == want, f"got  {got}\nwant {want}")
         got = complete(script, d, "bootbench", "start", "--dry")
         check("bootbench start --dry<TAB> completes to --dry-run", got == ["--dry-run"], got)
-        for cmd in ("plan", "simulate", "start", "run-suite"):
+        for cmd in ("plan", "simulate", "start", "bisect", "run-suite"):
             got = complete(script, d, "bootbench", cmd, "")
             check(f"bootbench {cmd} <TAB> offers *.toml and folders", got == ["configs", "exp.toml", "other.toml"], got)
         got = complete(script, d, "bootbench", "plan", "--quick", "configs/")
