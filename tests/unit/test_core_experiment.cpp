@@ -501,3 +501,37 @@ TEST_CASE("allow_layered is a boolean of a target, false by default", "[experime
     CHECK(error_of(replace(kValid, "kargs = [", "allow_layerd = true\nkargs = [")) ==
           "exp.toml:13:1: unknown key 'allow_layerd' in [[target]] (did you mean 'allow_layered'?)");
 }
+
+TEST_CASE("counters: true is the default set, a list names perf events, bad values say why", "[experiment][counters]") {
+    const std::string sysbench = "kind = \"sysbench-threads\"\n";
+    CHECK(parse_experiment(with_bench(sysbench), "exp.toml").benches[0].counters.empty());
+    CHECK(parse_experiment(with_bench(sysbench + "counters = false"), "exp.toml").benches[0].counters.empty());
+    CHECK(parse_experiment(with_bench(sysbench + "counters = true"), "exp.toml").benches[0].counters ==
+          std::vector<std::string>{"cycles", "instructions", "context-switches", "cpu-migrations", "page-faults",
+                                   "cache-misses", "branch-misses"});
+    CHECK(parse_experiment(with_bench(sysbench + "counters = [\"cycles:u\", \"sched:sched_switch\"]"), "exp.toml")
+              .benches[0]
+              .counters == std::vector<std::string>{"cycles:u", "sched:sched_switch"});
+    CHECK(error_of(with_bench(sysbench + "counters = \"cycles\"")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.counters must be true (the default set), false or a list of "
+          "perf events");
+    CHECK(error_of(with_bench(sysbench + "counters = []")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.counters must name 1 to 32 perf events, or be true for the "
+          "default set");
+    CHECK(error_of(with_bench(sysbench + "counters = [\"cycles,instructions\"]")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.counters: event 'cycles,instructions' has ',': an event name "
+          "has letters, digits and - _ : . / = @ (one event a string)");
+    CHECK(error_of(with_bench(sysbench + "counters = [1]")) ==
+          "exp.toml:17:13: [[bench]] 'sysbench-threads'.counters must hold only strings, found an integer");
+}
+
+TEST_CASE("every kind takes the counters key", "[experiment][counters]") {
+    for (const auto& [name, kind] : kBenchKindNames) {
+        if (kind == BenchKind::command)
+            continue;
+        INFO(name);
+        CHECK(parse_experiment(with_bench("kind = \"" + std::string(name) + "\"\ncounters = true"), "exp.toml")
+                  .benches[0]
+                  .counters.size() == 7);
+    }
+}

@@ -3,6 +3,7 @@
 // to the renderers (render_markdown, render_svg, render_html, render_json).
 // Building it is pure: no files, no clock.
 #include "core/base/string_table.hpp"
+#include "core/report/report_counters.hpp"
 #include "core/result/run_result.hpp"
 #include "core/stats/stats.hpp"
 #include "core/stats/variance.hpp"
@@ -184,6 +185,8 @@ struct Report {
     std::string stopped{};
     // ReportInput::incomplete; the title then ends in " (incomplete)".
     std::string incomplete{};
+    // `[[bench]] counters`: beside the metrics, never a verdict (report_counters).
+    CountersSection counters{};
 
     const RunCanary* find_canary(const std::string& run) const;
 
