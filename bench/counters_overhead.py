@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""What does `[[bench]] counters` cost the bench it counts?
+
+sysbench cpu, interleaved, with and without perf stat around it, two ways:
+directly (`perf stat -x, -o FILE -e EVENTS -- sysbench cpu ...`, the command
+line bootbench builds: sys/run/perf_counters) and through `bootbench
+run-suite` with a command bench whose `counters` is true or false (what a
+run does: perf tried once, then the bench under it). Prints each way's
+median events per second, the ratio counted / plain (1.00: no cost; below:
+counting slows the bench) and the range of the per-round ratios, and the
+time of perf's check before a bench (`perf stat -- sleep 0`).
+
+    bench/counters_overhead.py --bootbench build/bootbench [--rounds 9] [--time 5] [--cpu N]
+"""
+import argparse
+import json
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+EVENTS = "cycles,instructions,context-switches,cpu-migrations,page-faults,cache-misses,branch-misses"
+
+EXPERIMENT = """[experiment]
+name = "counters-overhead"
+runs = 1
+baseline = "a"
+[[target]]
+name = "a"
+deployment = 0
+[[target]]
+name = "b"
+deployment = 1
+[conditions]
+settle_s = 0
+max_start_temp_c = 150.0
+[boot]
+measure = false
+[[bench]]
+kind = "command"
+name = "cpu"
+argv = ["sysbench", "cpu", "--threads=1", "--time={time}", "run"]
+timeout_s = {timeout}
+counters = {counters}
+[[bench.metric]]
+key = "cpu_events_per_s"
+regex = 'events per second:\\s+([0-9.]+)'
+better = "higher"
+"""
+
+
+def events_per_s(text):
+    m = re.search(r"events per second:\s+([0-9.]+)", text)
+    if not m:
+        raise SystemExit("no 'events per second' in:\n" + text)
+    return float(m.group(1))
+
+
+def direct(pin, seconds, counted, tmp):
+    argv = ["sysbench", "cpu", "--threads=1", f"--time={seconds}", "run"]
+    if counted:
+        argv = ["perf", "stat", "-x,", "-o", str(tmp / "direct.csv"), "-e", EVENTS, "--"] + argv
+    return events_per_s(subprocess.run(pin + argv, capture_output=True, text=True, check=True).stdout)
+
+
+def through_bootbench(bootbench, pin, seconds, counted, tmp, n):
+    exp = tmp / f"exp-{n}.toml"
+    exp.write_text(EXPERIMENT.format(time=seconds, timeout=seconds * 4 + 60, counters="true" if counted else "false"))
+    out = tmp / f"results-{n}"
+    subprocess.run(pin + [bootbench, "run-suite", str(exp), "--target", "a", "--out", str(out)], check=True,
+                   capture_output=True)
+    run = json.loads((out / "runs/a-1.json").read_text())
+    if counted and not run.get("counters"):
+        raise SystemExit("run-suite recorded no counters: " + json.dumps(run.get("benches")))
+    return run["metrics"]["cpu_events_per_s"]["value"], run.get("counters", [])
+
+
+def check_seconds(rounds):
+    times = []
+    for _ in range(rounds):
+        start = time.monotonic()
+        subprocess.run(["perf", "stat", "-x,", "-o", "/dev/null", "-e", EVENTS, "--", "sleep", "0"], check=True)
+        times.append(time.monotonic() - start)
+    return statistics.median(times)
+
+
+def summary(name, plain, counted):
+    ratios = [c / p for c, p in zip(counted, plain)]
+    print(f"{name}: plain {statistics.median(plain):.1f} events/s, counted {statistics.median(counted):.1f} events/s, "
+          f"counted/plain {statistics.median(counted) / statistics.median(plain):.4f} "
+          f"(rounds {min(ratios):.4f}..{max(ratios):.4f})")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bootbench", required=True)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--time", type=int, default=5, help="seconds of sysbench cpu per run")
+    ap.add_argument("--cpu", help="pin every run to this CPU (taskset -c)")
+    a = ap.parse_args()
+    pin = ["taskset", "-c", a.cpu] if a.cpu else []
+    res = {k: [] for k in ("direct_plain", "direct_counted", "suite_plain", "suite_counted")}
+    unavailable = set()
+    with tempfile.TemporaryDirectory(prefix="bootbench-counters-") as d:
+        tmp = pathlib.Path(d)
+        for n in range(a.rounds):
+            # the order inside a round alternates, so a drift does not favour one way
+            for counted in ((False, True) if n % 2 == 0 else (True, False)):
+                key = "counted" if counted else "plain"
+                res["direct_" + key].append(direct(pin, a.time, counted, tmp))
+                value, counters = through_bootbench(a.bootbench, pin, a.time, counted, tmp, f"{n}-{key}")
+                res["suite_" + key].append(value)
+                for c in counters:
+                    unavailable.update(c.get("unavailable", {}).keys())
+        print(f"sysbench cpu --threads=1 --time={a.time}, {a.rounds} interleaved rounds"
+              + (f", pinned to CPU {a.cpu}" if a.cpu else ""))
+        summary("perf stat directly", res["direct_plain"], res["direct_counted"])
+        summary("bootbench run-suite", res["suite_plain"], res["suite_counted"])
+        print(f"perf's check before a bench (perf stat -- sleep 0): {check_seconds(a.rounds) * 1000:.1f} ms (median)")
+        print("events perf could not count here: " + (", ".join(sorted(unavailable)) or "none"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
