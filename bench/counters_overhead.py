@@ -26,22 +26,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from overhead import EXPERIMENT as TOOLS_EXPERIMENT  # noqa: E402
+
 EVENTS = "cycles,instructions,context-switches,cpu-migrations,page-faults,cache-misses,branch-misses"
 
-EXPERIMENT = """[experiment]
-name = "counters-overhead"
-runs = 1
-baseline = "a"
-[[target]]
-name = "a"
-deployment = 0
-[[target]]
-name = "b"
-deployment = 1
-[conditions]
-settle_s = 0
-max_start_temp_c = 150.0
-[boot]
+# overhead.py's experiment up to its [tools] table: the host's tools here
+HEAD = TOOLS_EXPERIMENT[:TOOLS_EXPERIMENT.index("[tools]")].replace("{", "{{").replace("}", "}}")
+EXPERIMENT = HEAD + """[boot]
 measure = false
 [[bench]]
 kind = "command"

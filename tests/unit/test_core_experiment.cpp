@@ -371,7 +371,7 @@ TEST_CASE("perf-bench-futex: its keys, their ranges and perf's default run time"
           "exp.toml:17:1: unknown key 'loops' in [[bench]] 'perf-bench-futex'");
 }
 
-TEST_CASE("a bench read without its keys equals one built in code", "[experiment][bench-kinds]") {
+TEST_CASE("a bench read without its keys equals one built in code; every kind takes counters", "[experiment][bench-kinds][counters]") {
     for (const auto& [name, kind] : kBenchKindNames) {
         if (kind == BenchKind::command)
             continue; // needs argv and metrics: no defaults
@@ -380,6 +380,10 @@ TEST_CASE("a bench read without its keys equals one built in code", "[experiment
         Bench built;
         built.kind = kind;
         CHECK(estimate_bench_seconds(read) == Approx(estimate_bench_seconds(built)));
+        // and every kind takes `counters`
+        CHECK(parse_experiment(with_bench("kind = \"" + std::string(name) + "\"\ncounters = true"), "exp.toml")
+                  .benches[0]
+                  .counters.size() == 7);
     }
 }
 
@@ -523,15 +527,4 @@ TEST_CASE("counters: true is the default set, a list names perf events, bad valu
           "has letters, digits and - _ : . / = @ (one event a string)");
     CHECK(error_of(with_bench(sysbench + "counters = [1]")) ==
           "exp.toml:17:13: [[bench]] 'sysbench-threads'.counters must hold only strings, found an integer");
-}
-
-TEST_CASE("every kind takes the counters key", "[experiment][counters]") {
-    for (const auto& [name, kind] : kBenchKindNames) {
-        if (kind == BenchKind::command)
-            continue;
-        INFO(name);
-        CHECK(parse_experiment(with_bench("kind = \"" + std::string(name) + "\"\ncounters = true"), "exp.toml")
-                  .benches[0]
-                  .counters.size() == 7);
-    }
 }

@@ -28,7 +28,8 @@ std::string reason(const BenchCounters& c, const std::string& event) {
 
 } // namespace
 
-TEST_CASE("perf stat -x, from this machine: software events counted, hardware ones not supported", "[perf-stat]") {
+TEST_CASE("perf stat -x, from this machine: software events counted, hardware ones not supported",
+          "[perf-stat]") {
     BenchCounters c = parse_perf_stat(data("perf_stat_no_pmu.csv"), "cpu", kAsked);
     CHECK(c.bench == "cpu");
     REQUIRE(c.values.size() == 4);
@@ -40,13 +41,14 @@ TEST_CASE("perf stat -x, from this machine: software events counted, hardware on
     CHECK(c.find("page-faults")->value == 790);
     CHECK(c.find("ipc") == nullptr);
     CHECK(c.unavailable.size() == 4);
-    CHECK(reason(c, "cycles") ==
-          "not supported: this machine's PMU or kernel has no such event (a VM often lacks hardware events)");
+    CHECK(reason(c, "cycles") == "not supported: this machine's PMU or kernel has no such event (a "
+                                 "VM often lacks hardware events)");
     CHECK(reason(c, "branch-misses") == reason(c, "cycles"));
     CHECK(c.failure.empty());
 }
 
-TEST_CASE("perf stat -x, with a PMU: multiplexed counts keep their running share, IPC is derived", "[perf-stat]") {
+TEST_CASE("perf stat -x, with a PMU: multiplexed counts keep their running share, IPC is derived",
+          "[perf-stat]") {
     BenchCounters c = parse_perf_stat(data("perf_stat_pmu.csv"), "b", kAsked);
     CHECK(c.find("cycles")->value == 7712345678.0);
     CHECK(c.find("cycles")->running_pct == Approx(75.01));
@@ -54,17 +56,21 @@ TEST_CASE("perf stat -x, with a PMU: multiplexed counts keep their running share
     CHECK(c.find("context-switches")->running_pct == 100);
     REQUIRE(c.find("ipc"));
     CHECK(c.find("ipc")->value == Approx(9823456789.0 / 7712345678.0));
-    CHECK(reason(c, "branch-misses") == "not counted: perf could not schedule it while the bench ran");
+    CHECK(reason(c, "branch-misses") ==
+          "not counted: perf could not schedule it while the bench ran");
     CHECK(c.unavailable.size() == 1);
 }
 
-TEST_CASE("perf stat -x,: an event perf printed nothing for, a hybrid CPU's PMUs, odd lines", "[perf-stat]") {
-    BenchCounters hybrid = parse_perf_stat(data("perf_stat_hybrid.csv"), "b", {"cycles", "instructions"});
+TEST_CASE("perf stat -x,: an event perf printed nothing for, a hybrid CPU's PMUs, odd lines",
+          "[perf-stat]") {
+    BenchCounters hybrid =
+        parse_perf_stat(data("perf_stat_hybrid.csv"), "b", {"cycles", "instructions"});
     CHECK(hybrid.values.size() == 2);
     CHECK(hybrid.values[1].event == "cpu_atom/cycles/");
     CHECK(reason(hybrid, "cycles") == "(available)");
     CHECK(reason(hybrid, "instructions") == "perf printed no count for it");
-    BenchCounters odd = parse_perf_stat("# c\n\n12,,cycles\nx\n,,\nnan,,instructions,1,100.00,,\n", "b", {});
+    BenchCounters odd =
+        parse_perf_stat("# c\n\n12,,cycles\nx\n,,\nnan,,instructions,1,100.00,,\n", "b", {});
     CHECK(odd.values.size() == 1);
     CHECK(odd.find("cycles")->running_pct == 100);
     CHECK(reason(odd, "instructions") == "perf printed 'nan', not a count");

@@ -1,10 +1,10 @@
 #include "catch.hpp"
-#include "run_builder.hpp"
 #include "core/report/render_counters.hpp"
+#include "core/report/render_html.hpp"
 #include "core/report/render_json.hpp"
 #include "core/report/render_markdown.hpp"
-#include "core/report/render_html.hpp"
 #include "core/report/report.hpp"
+#include "run_builder.hpp"
 
 #include <string>
 
@@ -38,7 +38,8 @@ ReportInput two_targets() {
     in.baseline = "a";
     for (int i = 1; i <= 4; ++i) {
         in.runs.push_back(counted("a-" + std::to_string(i), "a", 1000, 2000, 10 + i));
-        in.runs.push_back(counted("b-" + std::to_string(i), "b", 2000, 8000, 5 + i, i == 4 ? 9e9 : 0));
+        in.runs.push_back(
+            counted("b-" + std::to_string(i), "b", 2000, 8000, 5 + i, i == 4 ? 9e9 : 0));
     }
     return in;
 }
@@ -71,18 +72,24 @@ TEST_CASE("report: counters per unit of work, subject over baseline, never a met
                                    "b, bench cpu: cycles: not supported: no PMU (3 of 4 runs)"});
 }
 
-TEST_CASE("report: the Counters table in markdown, HTML and JSON says they explain and do not decide",
-          "[report][counters]") {
+TEST_CASE(
+    "report: the Counters table in markdown, HTML and JSON says they explain and do not decide",
+    "[report][counters]") {
     Report r = build_report(two_targets());
     std::string md = render_markdown(r, "chart.svg");
     CHECK(md.find("\n## Counters\n\n" + std::string(kCountersNote)) != std::string::npos);
-    CHECK(md.find("| bench | event | a (baseline) | b | b / a |\n|---|---|---:|---:|---:|\n") != std::string::npos);
-    CHECK(md.find("| cpu | context-switches per sysbench\\_events | 2.00 (n=4) | 4.00 (n=4) | 2.00x |") !=
+    CHECK(md.find("| bench | event | a (baseline) | b | b / a |\n|---|---|---:|---:|---:|\n") !=
           std::string::npos);
-    CHECK(md.find("- Not counted: b, bench cpu: cycles: not supported: no PMU (3 of 4 runs)") != std::string::npos);
+    CHECK(
+        md.find(
+            "| cpu | context-switches per sysbench\\_events | 2.00 (n=4) | 4.00 (n=4) | 2.00x |") !=
+        std::string::npos);
+    CHECK(md.find("- Not counted: b, bench cpu: cycles: not supported: no PMU (3 of 4 runs)") !=
+          std::string::npos);
     std::string html = render_html(r);
     CHECK(html.find("<h2>Counters</h2>") != std::string::npos);
-    CHECK(html.find("<td>context-switches per sysbench_events</td><td>2.00 (n=4)</td>") != std::string::npos);
+    CHECK(html.find("<td>context-switches per sysbench_events</td><td>2.00 (n=4)</td>") !=
+          std::string::npos);
     auto j = nlohmann::json::parse(render_json(r));
     CHECK(j["counters"]["rows"][0]["per"] == "sysbench_events");
     CHECK(j["counters"]["rows"][0]["targets"]["b"]["median"] == 4.0);
@@ -92,7 +99,8 @@ TEST_CASE("report: the Counters table in markdown, HTML and JSON says they expla
     CHECK(j["metrics"].size() == 2);
 }
 
-TEST_CASE("report: without counters the report is as before; perf refused is a line", "[report][counters]") {
+TEST_CASE("report: without counters the report is as before; perf refused is a line",
+          "[report][counters]") {
     ReportInput in = two_targets();
     for (auto& run : in.runs)
         run.counters.clear();
@@ -104,7 +112,8 @@ TEST_CASE("report: without counters the report is as before; perf refused is a l
     Report refused = build_report(in);
     CHECK(refused.counters.rows.empty());
     CHECK(refused.counters.unavailable ==
-          std::vector<std::string>{"a, bench cpu: counters unavailable: perf is not installed (1 of 4 runs)"});
-    CHECK(render_markdown(refused, "c.svg").find("- Not counted: a, bench cpu: counters unavailable") !=
-          std::string::npos);
+          std::vector<std::string>{
+              "a, bench cpu: counters unavailable: perf is not installed (1 of 4 runs)"});
+    CHECK(render_markdown(refused, "c.svg")
+              .find("- Not counted: a, bench cpu: counters unavailable") != std::string::npos);
 }

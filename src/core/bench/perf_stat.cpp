@@ -12,7 +12,8 @@ namespace {
 std::vector<std::string_view> fields_of(std::string_view line) {
     std::vector<std::string_view> out;
     size_t start = 0;
-    for (size_t comma = line.find(','); comma != std::string_view::npos; comma = line.find(',', start)) {
+    for (size_t comma = line.find(','); comma != std::string_view::npos;
+         comma = line.find(',', start)) {
         out.push_back(line.substr(start, comma - start));
         start = comma + 1;
     }
@@ -23,7 +24,8 @@ std::vector<std::string_view> fields_of(std::string_view line) {
 // perf's words for an event it did not count, said for a reader.
 std::string reason_of(std::string_view value) {
     if (value == "<not supported>")
-        return "not supported: this machine's PMU or kernel has no such event (a VM often lacks hardware events)";
+        return "not supported: this machine's PMU or kernel has no such event (a VM often lacks "
+               "hardware events)";
     if (value == "<not counted>")
         return "not counted: perf could not schedule it while the bench ran";
     return "perf printed '" + printable(cap_text(value, 80, "value")) + "', not a count";
@@ -57,11 +59,13 @@ void add_ipc(BenchCounters& c) {
 bool same_event(const std::string& printed, const std::string& event) {
     std::string per_pmu = "/" + event + "/";
     return printed == event ||
-           (printed.size() > per_pmu.size() && printed.compare(printed.size() - per_pmu.size(), per_pmu.size(), per_pmu) == 0);
+           (printed.size() > per_pmu.size() &&
+            printed.compare(printed.size() - per_pmu.size(), per_pmu.size(), per_pmu) == 0);
 }
 
 bool printed(const BenchCounters& c, const std::string& event) {
-    return std::any_of(c.values.begin(), c.values.end(), [&](const CounterValue& v) { return same_event(v.event, event); }) ||
+    return std::any_of(c.values.begin(), c.values.end(),
+                       [&](const CounterValue& v) { return same_event(v.event, event); }) ||
            std::any_of(c.unavailable.begin(), c.unavailable.end(),
                        [&](const MissingMetric& m) { return same_event(m.key, event); });
 }

@@ -108,8 +108,12 @@ nlohmann::json counters_json(const Report& r) {
         nlohmann::json targets = nlohmann::json::object();
         for (const auto& t : row.targets)
             targets[t.target] = {{"median", number_or_null(t.median)}, {"runs", t.runs}};
-        rows.push_back({{"bench", row.bench}, {"event", row.event}, {"per", row.per.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.per)},
-                        {"targets", targets}, {"change", number_or_null(row.change)}});
+        rows.push_back(
+            {{"bench", row.bench},
+             {"event", row.event},
+             {"per", row.per.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.per)},
+             {"targets", targets},
+             {"change", number_or_null(row.change)}});
     }
     return {{"note", kCountersNote}, {"rows", rows}, {"unavailable", r.counters.unavailable}};
 }

@@ -21,7 +21,8 @@ std::string work_metric_of(const RunResult& r, const std::string& bench) {
     return "";
 }
 
-std::optional<double> work_of(const RunResult& r, const std::string& bench, const std::string& metric) {
+std::optional<double> work_of(const RunResult& r, const std::string& bench,
+                              const std::string& metric) {
     for (const auto& m : r.metrics)
         if (m.key == metric && m.bench == bench && m.value > 0)
             return m.value;
@@ -58,7 +59,8 @@ CounterRow row_of(const Gathered& g, const std::pair<std::string, std::string>& 
     for (const auto& t : targets) {
         auto found = g.values.find({key.first, key.second, t});
         if (found != g.values.end())
-            row.targets.push_back({t, static_cast<int>(found->second.size()), median(found->second)});
+            row.targets.push_back(
+                {t, static_cast<int>(found->second.size()), median(found->second)});
     }
     return row;
 }
@@ -77,44 +79,57 @@ void set_change(CounterRow& row, const std::string& baseline, const std::string&
         row.change = s->median / b->median;
 }
 
-// Each (target, bench, why) with its events and how many runs said it.
-std::vector<std::string> unavailable_lines(const std::vector<const RunResult*>& included) {
-    std::map<std::string, int> runs_of;
-    std::map<std::tuple<std::string, std::string, std::string>, std::pair<std::vector<std::string>, std::set<std::string>>> said;
-    std::vector<std::tuple<std::string, std::string, std::string>> order;
-    auto note = [&](const RunResult& r, const std::string& bench, const std::string& why, const std::string& event) {
-        auto key = std::make_tuple(r.target, bench, why);
-        if (!said.count(key))
-            order.push_back(key);
-        auto& [events, runs] = said[key];
+// What perf could not count: each (target, bench, why) with its events and
+// the runs that said it, in order of first appearance.
+class Unavailable {
+  public:
+    void add(const RunResult& r) {
+        runs_of_[r.target]++;
+        for (const auto& c : r.counters) {
+            if (!c.failure.empty())
+                note(r, c.bench, c.failure, "");
+            for (const auto& u : c.unavailable)
+                note(r, c.bench, u.reason, u.key);
+        }
+    }
+
+    std::vector<std::string> lines() const {
+        std::vector<std::string> out;
+        for (const auto& key : order_) {
+            const auto& [target, bench, why] = key;
+            const auto& [events, runs] = said_.at(key);
+            out.push_back(target + ", bench " + bench + ": " +
+                          (events.empty() ? "" : join(events, ", ") + ": ") + why + " (" +
+                          std::to_string(runs.size()) + " of " +
+                          std::to_string(runs_of_.at(target)) + " runs)");
+        }
+        return out;
+    }
+
+  private:
+    using Key = std::tuple<std::string, std::string, std::string>;
+
+    void note(const RunResult& r, const std::string& bench, const std::string& why,
+              const std::string& event) {
+        Key key{r.target, bench, why};
+        if (!said_.count(key))
+            order_.push_back(key);
+        auto& [events, runs] = said_[key];
         if (!event.empty() && std::find(events.begin(), events.end(), event) == events.end())
             events.push_back(event);
         runs.insert(r.run_id);
-    };
-    for (const RunResult* r : included) {
-        runs_of[r->target]++;
-        for (const auto& c : r->counters) {
-            if (!c.failure.empty())
-                note(*r, c.bench, c.failure, "");
-            for (const auto& u : c.unavailable)
-                note(*r, c.bench, u.reason, u.key);
-        }
     }
-    std::vector<std::string> out;
-    for (const auto& key : order) {
-        const auto& [target, bench, why] = key;
-        const auto& [events, runs] = said.at(key);
-        out.push_back(target + ", bench " + bench + ": " + (events.empty() ? "" : join(events, ", ") + ": ") + why +
-                      " (" + std::to_string(runs.size()) + " of " + std::to_string(runs_of[target]) + " runs)");
-    }
-    return out;
-}
+
+    std::map<std::string, int> runs_of_;
+    std::map<Key, std::pair<std::vector<std::string>, std::set<std::string>>> said_;
+    std::vector<Key> order_;
+};
 
 } // namespace
 
 CountersSection counters_section(const std::vector<const RunResult*>& included,
-                                 const std::vector<std::string>& targets, const std::string& baseline,
-                                 const std::string& subject) {
+                                 const std::vector<std::string>& targets,
+                                 const std::string& baseline, const std::string& subject) {
     Gathered g;
     for (const RunResult* r : included)
         gather_run(g, *r);
@@ -123,7 +138,10 @@ CountersSection counters_section(const std::vector<const RunResult*>& included,
         out.rows.push_back(row_of(g, key, targets));
         set_change(out.rows.back(), baseline, subject);
     }
-    out.unavailable = unavailable_lines(included);
+    Unavailable unavailable;
+    for (const RunResult* r : included)
+        unavailable.add(*r);
+    out.unavailable = unavailable.lines();
     return out;
 }
 

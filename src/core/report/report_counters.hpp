@@ -12,9 +12,9 @@
 namespace bootbench::core {
 
 // Said above the table in every format.
-inline constexpr const char* kCountersNote =
-    "perf's counts while each bench ran, the median of each target's runs. They explain the metrics; "
-    "they are not tested and decide no verdict.";
+inline constexpr const char* kCountersNote = "perf's counts while each bench ran, the median of "
+                                             "each target's runs. They explain the metrics; "
+                                             "they are not tested and decide no verdict.";
 
 struct CounterTarget {
     std::string target;
@@ -24,7 +24,8 @@ struct CounterTarget {
 
 struct CounterRow {
     std::string bench, event;
-    std::string per; // the work metric the values are divided by ("sysbench_events"), "" for per run
+    std::string
+        per; // the work metric the values are divided by ("sysbench_events"), "" for per run
     std::vector<CounterTarget> targets; // the report's targets that counted it, in its order
     // The subject's median over the baseline's; absent when either lacks it or the baseline's is 0.
     std::optional<double> change;
@@ -41,7 +42,7 @@ struct CountersSection {
 // From the included runs (in start order), for `targets` in the report's
 // order; `change` is subject over baseline.
 CountersSection counters_section(const std::vector<const RunResult*>& included,
-                                 const std::vector<std::string>& targets, const std::string& baseline,
-                                 const std::string& subject);
+                                 const std::vector<std::string>& targets,
+                                 const std::string& baseline, const std::string& subject);
 
 } // namespace bootbench::core

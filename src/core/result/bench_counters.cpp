@@ -61,7 +61,8 @@ BenchCounters bench_counters_from_json(const nlohmann::json& j, const std::strin
     JsonReader r(j, where);
     BenchCounters c{r.str("bench"), {}};
     for (const auto& v : r.array("values"))
-        c.values.push_back(value_from_json(r.child(v, "values[" + std::to_string(c.values.size()) + "]")));
+        c.values.push_back(
+            value_from_json(r.child(v, "values[" + std::to_string(c.values.size()) + "]")));
     if (r.has("unavailable"))
         for (const auto& [event, why] : r.object("unavailable").items())
             c.unavailable.push_back({event, why.is_string() ? why.get<std::string>() : ""});

@@ -18,8 +18,8 @@ struct MissingMetric {
 struct CounterValue {
     std::string event; // as perf printed it; "ipc" is instructions / cycles
     double value = 0;
-    std::string unit{};              // perf's unit ("msec" for task-clock), mostly ""
-    double running_pct = 100;        // below 100: multiplexed, perf scaled the count
+    std::string unit{};               // perf's unit ("msec" for task-clock), mostly ""
+    double running_pct = 100;         // below 100: multiplexed, perf scaled the count
     std::vector<double> iterations{}; // as Metric::iterations, with `repeat`
 };
 

@@ -14,7 +14,8 @@
 namespace bootbench::sys {
 
 // perf stat -x, -o FILE -e EVENTS -- ARGV
-std::vector<std::string> counted_argv(const std::vector<std::string>& events, const std::filesystem::path& file,
+std::vector<std::string> counted_argv(const std::vector<std::string>& events,
+                                      const std::filesystem::path& file,
                                       const std::vector<std::string>& argv);
 
 // Where perf runs for a bench: the host, or the tools image.
