@@ -1,7 +1,9 @@
 // What a benchmark prints, through the parser of each bench kind and a
 // command bench's metric regexes; the first byte picks the kind. The
-// published README's exclusion sentences are outside text too.
+// published README's exclusion sentences are outside text too, and so is
+// perf stat's file (`counters`).
 #include "core/bench/parsers.hpp"
+#include "core/bench/perf_stat.hpp"
 #include "core/report/published.hpp"
 #include "fuzz_contract.hpp"
 
@@ -44,5 +46,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)core::collect_metrics(b, out, "", "fuzz.stdout");
     });
     fuzz::expect_value_or_error([&] { (void)core::published_exclusions(out, "README.md"); });
+    fuzz::expect_value_or_error([&] { (void)core::parse_perf_stat(out, "b", {"cycles", "instructions"}); });
     return 0;
 }

@@ -423,3 +423,67 @@ TEST_CASE("run_suite: a bench that fails in iteration 2 of 3 makes the run parti
     CHECK(r.benches[0].reason == "iteration 2 of 3: exited with status 3: gone");
     CHECK(partial_causes({r}) == "flaky failed (iteration 2 of 3)");
 }
+
+TEST_CASE("run_suite: counters run the bench under the real perf stat, its file apart from the output", "[counters]") {
+    TempDir dir;
+    Bench counting = command("counting", {"sh", "-c", "echo value=7"}, 20);
+    counting.counters = {"context-switches", "page-faults", "cycles"};
+    counting.repeat = 2;
+    RunResult r = run(experiment({counting}), dir);
+    CHECK(r.status == RunStatus::ok);
+    CHECK(r.find("counting_value")->value == 7);
+    REQUIRE(r.benches.size() == 1);
+    std::string file = (dir.path() / "runs/a-1/counting.perf-stat.csv").string();
+    CHECK(r.benches[0].argv == std::vector<std::string>{"perf", "stat", "-x,", "-o", file, "-e",
+                                                        "context-switches,page-faults,cycles", "--", "sh", "-c",
+                                                        "echo value=7"});
+    CHECK(testing::read(dir.path() / "runs/a-1/counting.stdout") == "value=7\n");
+    CHECK(fs::exists(dir.path() / "runs/a-1/counting.iter-2.perf-stat.csv"));
+    REQUIRE(r.counters.size() == 1);
+    const BenchCounters& c = r.counters[0];
+    CHECK(c.bench == "counting");
+    CHECK(c.failure.empty());
+    REQUIRE(c.find("page-faults"));
+    CHECK(c.find("page-faults")->value > 0);
+    CHECK(c.find("page-faults")->iterations.size() == 2);
+    CHECK(c.find("context-switches"));
+    // cycles: counted where the kernel gives a PMU, else unavailable with perf's reason
+    bool cycles_unavailable = !c.unavailable.empty() && c.unavailable[0].key == "cycles";
+    CHECK((c.find("cycles") != nullptr) != cycles_unavailable);
+    CHECK(run_result_from_json(to_json(r), "x").counters[0].find("page-faults")->iterations.size() == 2);
+}
+
+TEST_CASE("run_suite: perf missing or refused is recorded per run, the bench runs without it", "[counters]") {
+    TempDir dir;
+    Bench counting = command("counting", {"sh", "-c", "echo value=7"}, 20);
+    counting.counters = {"cycles"};
+    fs::path bin = dir.path() / "bin";
+    fs::create_directories(bin);
+    for (const char* tool : {"sh", "echo"})
+        fs::create_symlink(*sys::find_program(tool), bin / tool);
+    {
+        PathOverride path(bin.string()); // no perf
+        RunResult r = run(experiment({counting}), dir);
+        CHECK(r.status == RunStatus::ok);
+        CHECK(r.find("counting_value")->value == 7);
+        CHECK(r.benches[0].argv == std::vector<std::string>{"sh", "-c", "echo value=7"});
+        REQUIRE(r.counters.size() == 1);
+        CHECK(r.counters[0].failure == "counters unavailable: perf is not installed: install it with 'apt install "
+                                       "linux-perf' (Debian) or 'dnf install perf' (Fedora)");
+    }
+    testing::write(bin / "perf", "#!/bin/sh\necho 'Error:' >&2\n"
+                                 "echo 'Access to performance monitoring and observability operations is limited.' >&2\n"
+                                 "exit 255\n");
+    fs::permissions(bin / "perf", fs::perms::owner_all);
+    TempDir tree;
+    testing::build_laptop_tree(tree.path());
+    testing::write(tree.path() / "proc/sys/kernel/perf_event_paranoid", "4\n");
+    PathOverride path(bin.string());
+    RunResult r = testing::run_suite_on(experiment({counting}), dir.path() / "second", tree.path());
+    CHECK(r.find("counting_value")->value == 7);
+    REQUIRE(r.counters.size() == 1);
+    CHECK(r.counters[0].failure ==
+          "counters unavailable: perf stat exited with status 255: Access to performance monitoring and "
+          "observability operations is limited.; kernel.perf_event_paranoid is 4: the unit runs as root, which any "
+          "level allows; under another user set 'sysctl kernel.perf_event_paranoid=1' or give perf CAP_PERFMON");
+}

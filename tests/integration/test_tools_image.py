@@ -67,7 +67,11 @@ def build_image(tmp):
     perf = root / "usr/bin/perf"
     perf.parent.mkdir(parents=True, exist_ok=True)
     capture = (DATA / "perf_sched_pipe.txt").read_text().replace("'", "'\\''")
-    perf.write_text(f"#!/bin/sh\necho '{MARKER}'\nprintf '%s' '{capture}'\n")  # shell builtins only
+    counts = (DATA / "perf_stat_no_pmu.csv").read_text().replace("'", "'\\''")
+    # `perf stat ... -o FILE ... -- CMD` writes a real perf's file and runs CMD, as perf does
+    stat = ('if [ "$1" = stat ]; then\n  while [ "$1" != "--" ]; do [ "$1" = "-o" ] && out="$2"; shift; done\n'
+            f"  shift\n  printf '%s' '{counts}' > \"$out\"\n  exec \"$@\"\nfi\n")
+    perf.write_text(f"#!/bin/sh\n{stat}echo '{MARKER}'\nprintf '%s' '{capture}'\n")  # shell builtins only
     perf.chmod(0o755)
     import_root(root, tmp, IMAGE, ["/bin/sh", "/bin/sleep"])
     image_id, digest = podman("image", "inspect", "--format", "{{.Id}} {{.Digest}}", IMAGE).stdout.split()
@@ -153,6 +157,25 @@ class ToolsImage(unittest.TestCase):
         report = self.bootbench("report", "--baseline", "a", str(out))
         self.assertEqual(report.returncode, 0, report.stderr)
         self.assertIn(f"tools {IMAGE} (image {self.described})", (out / "report.md").read_text())
+
+    def test_counters_run_perf_stat_in_the_image_its_file_in_the_run_folder(self):
+        r, out, run = self.run_suite("counted", "counters = true\n")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        run_dir = str(out / "runs" / "a-1")
+        self.assertEqual(run["benches"][0]["argv"], [
+            "podman", "run", "--rm", "--replace", "--name", "bootbench-a-1-perf-sched-pipe", "--network=none",
+            f"--volume={run_dir}:{run_dir}", "--pid=host", "--ipc=host", "--privileged", self.image_id,
+            "perf", "stat", "-x,", "-o", f"{run_dir}/perf-sched-pipe.perf-stat.csv", "-e",
+            "cycles,instructions,context-switches,cpu-migrations,page-faults,cache-misses,branch-misses", "--",
+            "perf", "bench", "sched", "pipe", "-l", "2000"])
+        self.assertEqual(run["metrics"]["sched_pipe_usecs_op"]["value"], 4.1485)
+        self.assertNotIn("context-switches", (out / "runs/a-1/perf-sched-pipe.stdout").read_text())
+        counters = run["counters"][0]
+        self.assertEqual(counters["bench"], "perf-sched-pipe")
+        self.assertEqual({v["event"]: v["value"] for v in counters["values"]},
+                         {"task-clock": 573.11, "context-switches": 129, "cpu-migrations": 0, "page-faults": 790})
+        self.assertEqual(sorted(counters["unavailable"]), ["branch-misses", "cache-misses", "cycles", "instructions"])
+        self.assertNotIn("failure", counters)
 
     def test_simulate_runs_every_arm_in_the_image(self):
         results = self.tmp / "simulated"

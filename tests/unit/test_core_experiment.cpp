@@ -371,7 +371,7 @@ TEST_CASE("perf-bench-futex: its keys, their ranges and perf's default run time"
           "exp.toml:17:1: unknown key 'loops' in [[bench]] 'perf-bench-futex'");
 }
 
-TEST_CASE("a bench read without its keys equals one built in code", "[experiment][bench-kinds]") {
+TEST_CASE("a bench read without its keys equals one built in code; every kind takes counters", "[experiment][bench-kinds][counters]") {
     for (const auto& [name, kind] : kBenchKindNames) {
         if (kind == BenchKind::command)
             continue; // needs argv and metrics: no defaults
@@ -380,6 +380,10 @@ TEST_CASE("a bench read without its keys equals one built in code", "[experiment
         Bench built;
         built.kind = kind;
         CHECK(estimate_bench_seconds(read) == Approx(estimate_bench_seconds(built)));
+        // and every kind takes `counters`
+        CHECK(parse_experiment(with_bench("kind = \"" + std::string(name) + "\"\ncounters = true"), "exp.toml")
+                  .benches[0]
+                  .counters.size() == 7);
     }
 }
 
@@ -500,4 +504,27 @@ TEST_CASE("allow_layered is a boolean of a target, false by default", "[experime
           "exp.toml:13:1: target.allow_layered must be true or false, not a string");
     CHECK(error_of(replace(kValid, "kargs = [", "allow_layerd = true\nkargs = [")) ==
           "exp.toml:13:1: unknown key 'allow_layerd' in [[target]] (did you mean 'allow_layered'?)");
+}
+
+TEST_CASE("counters: true is the default set, a list names perf events, bad values say why", "[experiment][counters]") {
+    const std::string sysbench = "kind = \"sysbench-threads\"\n";
+    CHECK(parse_experiment(with_bench(sysbench), "exp.toml").benches[0].counters.empty());
+    CHECK(parse_experiment(with_bench(sysbench + "counters = false"), "exp.toml").benches[0].counters.empty());
+    CHECK(parse_experiment(with_bench(sysbench + "counters = true"), "exp.toml").benches[0].counters ==
+          std::vector<std::string>{"cycles", "instructions", "context-switches", "cpu-migrations", "page-faults",
+                                   "cache-misses", "branch-misses"});
+    CHECK(parse_experiment(with_bench(sysbench + "counters = [\"cycles:u\", \"sched:sched_switch\"]"), "exp.toml")
+              .benches[0]
+              .counters == std::vector<std::string>{"cycles:u", "sched:sched_switch"});
+    CHECK(error_of(with_bench(sysbench + "counters = \"cycles\"")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.counters must be true (the default set), false or a list of "
+          "perf events");
+    CHECK(error_of(with_bench(sysbench + "counters = []")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.counters must name 1 to 32 perf events, or be true for the "
+          "default set");
+    CHECK(error_of(with_bench(sysbench + "counters = [\"cycles,instructions\"]")) ==
+          "exp.toml:17:1: [[bench]] 'sysbench-threads'.counters: event 'cycles,instructions' has ',': an event name "
+          "has letters, digits and - _ : . / = @ (one event a string)");
+    CHECK(error_of(with_bench(sysbench + "counters = [1]")) ==
+          "exp.toml:17:13: [[bench]] 'sysbench-threads'.counters must hold only strings, found an integer");
 }

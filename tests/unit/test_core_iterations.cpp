@@ -127,3 +127,27 @@ TEST_CASE("a bench that failed in an iteration is a warning of the report: run, 
                      "the median of the iterations before the failure (b-2: iteration 2 of 3: exited with "
                      "status 3: gone).") == 1);
 }
+
+TEST_CASE("counters follow the iterations' folding: median per event, every value kept", "[iterations][counters]") {
+    auto counted = [](double cycles, std::vector<MissingMetric> unavailable, double pct = 100) {
+        BenchIteration it = iteration(1, {{"a", 1}});
+        it.counters = BenchCounters{"pipe", {{"cycles", cycles, "", pct}}, std::move(unavailable)};
+        return it;
+    };
+    BenchIteration f = fold_iterations({counted(30, {{"cache-misses", "not counted: x"}}), counted(10, {}, 60),
+                                        counted(20, {{"branch-misses", "not supported: y"}})},
+                                       3);
+    REQUIRE(f.counters);
+    CHECK(f.counters->bench == "pipe");
+    REQUIRE(f.counters->values.size() == 1);
+    CHECK(f.counters->values[0].value == 20);
+    CHECK(f.counters->values[0].iterations == std::vector<double>{30, 10, 20});
+    CHECK(f.counters->values[0].running_pct == 60);
+    REQUIRE(f.counters->unavailable.size() == 2);
+    CHECK(f.counters->unavailable[0].key == "cache-misses");
+    CHECK(f.counters->unavailable[1].reason == "not supported: y");
+    CHECK_FALSE(fold_iterations({iteration(1, {}), iteration(1, {})}, 2).counters);
+    BenchIteration none = iteration(1, {});
+    none.counters = BenchCounters{"pipe", {}, {}, "counters unavailable: perf is not installed"};
+    CHECK(fold_iterations({none, none}, 2).counters->failure == "counters unavailable: perf is not installed");
+}

@@ -57,3 +57,18 @@ TEST_CASE("tools image: every lookup says which podman store and what start will
           "alice cannot see: 'sudo podman pull localhost/t:1', or build it ('sudo podman build -t localhost/t:1 "
           "containers/bench-tools'), or run this with sudo to look there");
 }
+
+TEST_CASE("tools container: perf stat's file shared at its path; the counted bench's command read back", "[tools][counters]") {
+    std::vector<std::string> counted = {"perf", "stat", "-x,", "-o", "/r/a-1/pipe.perf-stat.csv", "-e", "cycles", "--",
+                                        "perf", "bench", "sched", "pipe"};
+    std::vector<std::string> argv = container_argv(image(false), "n", counted, "/r/a-1");
+    CHECK(argv == std::vector<std::string>{"podman", "run", "--rm", "--replace", "--name", "n", "--network=none",
+                                           "--volume=/r/a-1:/r/a-1", "--pid=host", "--ipc=host", "--privileged",
+                                           "0123abcd", "perf", "stat", "-x,", "-o", "/r/a-1/pipe.perf-stat.csv", "-e",
+                                           "cycles", "--", "perf", "bench", "sched", "pipe"});
+    std::vector<std::string> inner = {"perf", "bench", "sched", "pipe"};
+    CHECK(command_inside(argv) == inner);
+    CHECK(command_inside(counted) == inner);
+    CHECK(command_inside({"perf", "stat", "-x,", "-o", "f"}) ==
+          std::vector<std::string>{"perf", "stat", "-x,", "-o", "f"}); // no "--": not a counted bench
+}

@@ -12,6 +12,15 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
     return s;
 }
 
+std::string last_line(const std::string& text) {
+    size_t end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos)
+        return "";
+    size_t newline = text.find_last_of('\n', end);
+    size_t start = newline == std::string::npos ? 0 : newline + 1;
+    return text.substr(start, end - start + 1);
+}
+
 std::string count_of(long long n, const std::string& word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }

@@ -16,7 +16,11 @@ inline constexpr size_t kMaxFailureText = 4096;
 // `parts` with `sep` between them: join({"a", "b"}, ", ") is "a, b".
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// The last non-blank line of `text`: what a failing tool says last is usually why.
+std::string last_line(const std::string& text);
+
 // "1 metric", "2 metrics": a count with its word, singular for one.
+
 std::string count_of(long long n, const std::string& word);
 
 // Printable ASCII only: anything else (UTF-8 included) becomes '?'

@@ -65,6 +65,41 @@ std::optional<double> mean_freq(const std::vector<BenchIteration>& done) {
     return n ? std::optional<double>(sum / n) : std::nullopt;
 }
 
+CounterValue& value_for(BenchCounters& out, const CounterValue& v) {
+    auto same = std::find_if(out.values.begin(), out.values.end(),
+                             [&](const CounterValue& x) { return x.event == v.event; });
+    if (same != out.values.end())
+        return *same;
+    out.values.push_back(CounterValue{v.event, 0, v.unit, v.running_pct});
+    return out.values.back();
+}
+
+std::optional<BenchCounters> fold_counters(const std::vector<BenchIteration>& done) {
+    std::vector<const BenchCounters*> counted;
+    for (const auto& it : done)
+        if (it.counters)
+            counted.push_back(&*it.counters);
+    if (counted.empty())
+        return std::nullopt;
+    BenchCounters out{counted.front()->bench, {}};
+    for (const BenchCounters* c : counted)
+        for (const auto& v : c->values) {
+            CounterValue& into = value_for(out, v);
+            into.iterations.push_back(v.value);
+            into.running_pct = std::min(into.running_pct, v.running_pct);
+        }
+    for (auto& v : out.values)
+        v.value = median(v.iterations);
+    for (const BenchCounters* c : counted)
+        for (const auto& u : c->unavailable)
+            if (!out.find(u.key) && std::none_of(out.unavailable.begin(), out.unavailable.end(),
+                                                 [&](const MissingMetric& x) { return x.key == u.key; }))
+                out.unavailable.push_back(u);
+    if (out.values.empty())
+        out.failure = counted.front()->failure;
+    return out;
+}
+
 } // namespace
 
 BenchIteration fold_iterations(std::vector<BenchIteration> done, int planned) {
@@ -75,6 +110,7 @@ BenchIteration fold_iterations(std::vector<BenchIteration> done, int planned) {
     out.metrics.metrics = gather(done);
     out.metrics.missing = still_missing(done, out.metrics.metrics);
     out.freq_mhz = mean_freq(done);
+    out.counters = fold_counters(done);
     return out;
 }
 

@@ -14,6 +14,7 @@ struct BenchIteration {
     BenchRecord record;
     BenchMetrics metrics;
     std::optional<double> freq_mhz{}; // average CPU frequency while it ran (sys/run/cpu_freq)
+    std::optional<BenchCounters> counters{}; // with `counters` (sys/run/perf_counters)
 };
 
 // The iterations in the order they ran (at least one; the suite stops at the
@@ -22,7 +23,9 @@ struct BenchIteration {
 // iterations that gave it, all of them in Metric::iterations; a metric is
 // missing only when no iteration gave it; the record's status and reason
 // are the failing iteration's ("iteration 2 of 3: ..."); the CPU frequency
-// the mean of the iterations that sampled one.
+// the mean of the iterations that sampled one; the counters folded as the
+// metrics are (each event's median, every value in its iterations; an event
+// unavailable only when no iteration counted it).
 BenchIteration fold_iterations(std::vector<BenchIteration> done, int planned);
 
 // The log stem of iteration `index` (1-based): the bench's name for the

@@ -35,6 +35,15 @@ inline constexpr Named<BenchKind> kBenchKindNames[] = {
     {"command", BenchKind::command},
     {"perf-bench-futex", BenchKind::perf_bench_futex}};
 
+// `counters = true`: what a run records of the scheduler and the PMU (a VM's
+// PMU often lacks the hardware ones: recorded as unavailable).
+inline constexpr const char* kDefaultCounters[] = {"cycles",       "instructions", "context-switches",
+                                                   "cpu-migrations", "page-faults", "cache-misses",
+                                                   "branch-misses"};
+// Events in one `counters` list; a perf event name's length.
+inline constexpr int kMaxCounters = 32;
+inline constexpr size_t kMaxEventName = 128;
+
 // One benchmark of the suite. Which fields apply depends on the kind; the
 // parser rejects keys that do not belong to it. An absent value is the
 // kind's default (its descriptor's), so a Bench built in code gets the same
@@ -51,6 +60,8 @@ struct Bench {
     int timeout_s = 0;              // 0 = derived from the kind's expected length (per iteration)
     int repeat = 1;                 // iterations in the same boot; the run's value is their median
     std::vector<MetricSpec> metrics; // command
+    // perf events counted while it runs (`counters`); empty: not counted.
+    std::vector<std::string> counters{};
     SourcePos pos;
 };
 

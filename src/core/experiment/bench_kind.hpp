@@ -63,6 +63,10 @@ struct BenchKindInfo {
     std::vector<MetricInfo> metrics;
     // The tool doctor looks for and the suite needs; none for `command`.
     std::optional<BenchTool> tool;
+    // The metric that counts the work a run did, when it varies (a bench that
+    // runs for a fixed time): the report shows `counters` per unit of it.
+    // "" when the work is fixed by the bench's keys, or not known.
+    std::string work_metric;
 };
 
 } // namespace bootbench::core

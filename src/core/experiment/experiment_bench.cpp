@@ -7,11 +7,56 @@
 #include "core/base/regex.hpp"
 #include "core/experiment/toml_reader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <set>
+#include <string_view>
 
 namespace bootbench::core {
 
 namespace {
+
+bool event_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_:./=@").find(c) != std::string_view::npos;
+}
+
+// Why `event` cannot be a perf event name in a `-e` list, or "".
+std::string event_problem(const std::string& event) {
+    if (event.empty() || event.size() > kMaxEventName)
+        return "must be 1 to " + std::to_string(kMaxEventName) + " characters";
+    auto bad = std::find_if_not(event.begin(), event.end(), event_char);
+    if (bad == event.end())
+        return "";
+    return std::string("has '") + *bad + "': an event name has letters, digits and - _ : . / = @ (one event a string)";
+}
+
+std::vector<std::string> event_list(TomlReader& r, const toml::table& t, const std::string& ctx) {
+    size_t given = t.get("counters")->as_array()->size();
+    std::vector<std::string> events = r.string_array(t, "counters", ctx);
+    if (given == 0 || given > static_cast<size_t>(kMaxCounters))
+        r.error_at(t, "counters", ctx + " must name 1 to " + std::to_string(kMaxCounters) +
+                                      " perf events, or be true for the default set");
+    for (const auto& e : events)
+        if (std::string why = event_problem(e); !why.empty())
+            r.error_at(t, "counters", ctx + ": event '" + e + "' " + why);
+    return events;
+}
+
+// `counters = true` (the default set), false, or a list of perf events.
+std::vector<std::string> read_counters(TomlReader& r, const toml::table& t, const std::string& ctx) {
+    const toml::node* n = t.get("counters");
+    if (!n)
+        return {};
+    if (n->is_array())
+        return event_list(r, t, ctx + ".counters");
+    if (!n->is_boolean()) {
+        r.error_at(t, "counters", ctx + ".counters must be true (the default set), false or a list of perf events");
+        return {};
+    }
+    if (!*n->value<bool>())
+        return {};
+    return {std::begin(kDefaultCounters), std::end(kDefaultCounters)};
+}
 
 // The keys every kind has; its own keys are its descriptor's (core/experiment/kinds).
 void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::string& ctx) {
@@ -19,6 +64,7 @@ void read_kind_keys(TomlReader& r, const toml::table& t, Bench& b, const std::st
     bench_kind(b.kind).read_keys(keys, b);
     b.timeout_s = keys.integer("timeout_s", 0, 1, kMaxSeconds);
     b.repeat = keys.integer("repeat", 1, 1, kMaxRepeat);
+    b.counters = read_counters(r, t, ctx);
 }
 
 } // namespace

@@ -45,8 +45,10 @@ std::string container_name(const std::string& run_id, const std::string& bench) 
 }
 
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
-                                        const std::vector<std::string>& argv) {
+                                        const std::vector<std::string>& argv, const std::string& shared_dir) {
     std::vector<std::string> out = {"podman", "run", "--rm", "--replace", "--name", name, "--network=none"};
+    if (!shared_dir.empty())
+        out.push_back("--volume=" + shared_dir + ":" + shared_dir);
     if (t.in_bench_cgroup)
         out.insert(out.end(), {"--cgroups=disabled", "--pid=private"});
     else
@@ -56,13 +58,27 @@ std::vector<std::string> container_argv(const ToolsImage& t, const std::string& 
     return out;
 }
 
+namespace {
+
+// `argv` without the `perf stat -x, -o FILE -e EVENTS --` that counts it
+// (sys/run/perf_counters): its file is the run's, the bench is the same.
+std::vector<std::string> uncounted(std::vector<std::string> argv) {
+    static const std::vector<std::string> counted = {"perf", "stat", "-x,", "-o"};
+    if (argv.size() < counted.size() || !std::equal(counted.begin(), counted.end(), argv.begin()))
+        return argv;
+    auto end = std::find(argv.begin(), argv.end(), "--");
+    return end == argv.end() ? argv : std::vector<std::string>(end + 1, argv.end());
+}
+
+} // namespace
+
 std::vector<std::string> command_inside(const std::vector<std::string>& argv) {
     if (argv.size() < 2 || argv[0] != "podman" || argv[1] != "run")
-        return argv;
+        return uncounted(argv);
     auto image = std::find(argv.begin(), argv.end(), "--privileged");
     if (image == argv.end() || image + 1 == argv.end())
         return {};
-    return {image + 2, argv.end()};
+    return uncounted({image + 2, argv.end()});
 }
 
 } // namespace bootbench::core

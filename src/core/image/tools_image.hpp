@@ -62,12 +62,15 @@ std::string container_name(const std::string& run_id, const std::string& bench);
 // with the host's PID namespace.
 // --replace: a container of the same name left by a crash or a power cut
 // (podman's records outlive the boot) never stops the run's next attempt.
+// `shared_dir`: a host folder the command writes to at the same path (perf
+// stat's file; --privileged already turns SELinux separation off).
 std::vector<std::string> container_argv(const ToolsImage& t, const std::string& name,
-                                        const std::vector<std::string>& argv);
+                                        const std::vector<std::string>& argv, const std::string& shared_dir = "");
 
 // The bench's own command in a recorded argv: what follows the image in a
 // container_argv, or `argv` itself when it is not a podman run (the host's
-// tools). For reproduce, which compares bench parameters, not how they ran.
+// tools), without a `perf stat ... --` that counted it (`counters`). For
+// reproduce, which compares bench parameters, not how they ran.
 std::vector<std::string> command_inside(const std::vector<std::string>& argv);
 
 } // namespace bootbench::core

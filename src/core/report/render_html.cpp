@@ -3,6 +3,7 @@
 #include "core/report/render_markdown.hpp"
 #include "core/report/render_svg.hpp"
 #include "core/report/render_text.hpp"
+#include "core/report/render_counters.hpp"
 #include "core/report/render_variance.hpp"
 
 #include <sstream>
@@ -227,6 +228,7 @@ std::string render_html(const Report& r) {
     spread_table(o, r);
     variance_section(o, r);
     arms_section(o, r);
+    o << counters_html(r);
     lists(o, r);
     o << "</body>\n</html>\n";
     return o.str();

@@ -2,6 +2,7 @@
 
 #include "core/report/render_markdown.hpp"
 #include "core/report/render_text.hpp"
+#include "core/report/render_counters.hpp"
 #include "core/report/render_variance.hpp"
 #include "core/base/text.hpp"
 
@@ -141,6 +142,8 @@ nlohmann::json report_to_json(const Report& report) {
             out["boot_cost"] = boot_cost_json(report.boot_cost);
     if (!report.stopped.empty()) // adaptive experiments only: other reports stay as they were
         out["stopped"] = report.stopped;
+    if (!report.counters.empty()) // `counters` only: other reports stay as they were
+        out["counters"] = counters_json(report);
     if (!report.incomplete.empty()) // aborted experiments only
         out["incomplete"] = report.incomplete;
     if (!report.arms.empty()) // results with arms.json or live values only: others stay as they were

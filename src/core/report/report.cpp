@@ -473,6 +473,7 @@ Report report_of(const ReportInput& in, const std::vector<std::string>& power_wa
     set_verdicts(report.metrics);
     check_common_metric(report);
     add_variance(report, included, in.settle_s);
+    report.counters = counters_section(included, names, report.baseline, report.subject);
     flag_outliers(report);
     report.caption = make_caption(included);
     report.warnings = comparability_warnings(report, included, in.varied_keys);

@@ -4,6 +4,7 @@
 // Building it is pure: no files, no clock.
 #include "core/base/string_table.hpp"
 #include "core/report/report_arms.hpp"
+#include "core/report/report_counters.hpp"
 #include "core/result/run_result.hpp"
 #include "core/stats/stats.hpp"
 #include "core/stats/variance.hpp"
@@ -191,6 +192,8 @@ struct Report {
     // "What differs between the arms" (core/report/report_arms); empty without
     // arms facts or live values.
     ArmsSection arms{};
+    // `[[bench]] counters`: beside the metrics, never a verdict (report_counters).
+    CountersSection counters{};
 
     const RunCanary* find_canary(const std::string& run) const;
 

@@ -61,6 +61,17 @@ void make_valid(DeploymentRecord& d) {
             make_valid(s);
 }
 
+void make_valid(BenchCounters& c) {
+    make_valid(c.bench);
+    make_valid(c.failure);
+    for (auto& v : c.values)
+        for (std::string* s : {&v.event, &v.unit})
+            make_valid(*s);
+    for (auto& u : c.unavailable)
+        for (std::string* s : {&u.key, &u.reason})
+            make_valid(*s);
+}
+
 nlohmann::json metric_to_json(const Metric& m) {
     nlohmann::json j = {{"value", m.value}, {"unit", m.unit}, {"better", to_string(m.better)},
                         {"bench", m.bench}};
@@ -121,6 +132,8 @@ RunResult with_valid_text(RunResult r) {
         make_valid(r.canaries->kernel_log.problem);
         make_valid(r.canaries->throttling.problem);
     }
+    for (auto& c : r.counters)
+        make_valid(c);
     return r;
 }
 
@@ -168,6 +181,8 @@ nlohmann::json to_json(const RunResult& r) {
         j["deployment"]["layered"] = to_json(d.layering);
     if (r.canaries)
         j["canaries"] = to_json(*r.canaries);
+    for (const auto& c : r.counters)
+        j["counters"].push_back(to_json(c));
     return j;
 }
 
@@ -209,6 +224,9 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
         out.image = recorded_image_from_json(r.object("image"), where + ": image");
     if (r.has("canaries"))
         out.canaries = canaries_from_json(r.object("canaries"), where + ": canaries");
+    if (r.has("counters"))
+        for (const auto& c : r.array("counters"))
+            out.counters.push_back(bench_counters_from_json(c, where + ": counters[" + std::to_string(out.counters.size()) + "]"));
     return out;
 }
 

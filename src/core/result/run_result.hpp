@@ -7,6 +7,7 @@
 #include "core/experiment/experiment.hpp"
 #include "core/host/layering.hpp"
 #include "core/image/image_record.hpp"
+#include "core/result/bench_counters.hpp"
 #include "core/result/environment_record.hpp"
 
 #include <nlohmann/json.hpp>
@@ -28,11 +29,6 @@ struct Metric {
     // the boot (`repeat`); `value` is then their median. Empty (and absent in
     // the JSON) for one iteration, as in every result from before `repeat`.
     std::vector<double> iterations{};
-};
-
-struct MissingMetric {
-    std::string key;
-    std::string reason;
 };
 
 enum class BenchStatus { ok, failed, timeout, skipped };
@@ -79,6 +75,8 @@ struct RunResult {
     std::vector<BenchRecord> benches;
     std::vector<Metric> metrics;
     std::vector<MissingMetric> missing;
+    // perf's counts per bench with `counters`; absent in the JSON when none.
+    std::vector<BenchCounters> counters{};
     // The image target's resolved digests; null in the JSON for other targets.
     std::optional<ResolvedImage> image;
     // What may have disturbed the benches; absent in results from before

@@ -15,6 +15,7 @@
 #include "sys/clock.hpp"
 #include "sys/probe/conditions_gate.hpp"
 #include "sys/run/cpu_freq.hpp"
+#include "sys/run/perf_counters.hpp"
 #include "sys/store/files.hpp"
 #include "sys/probe/live_values.hpp"
 #include "sys/probe/probes.hpp"
@@ -44,16 +45,6 @@ int online_cpus() {
     return n > 0 ? static_cast<int>(n) : 1;
 }
 
-// The last non-blank line: what a failing tool says last is usually why.
-std::string last_line(const std::string& text) {
-    size_t end = text.find_last_not_of(" \t\r\n");
-    if (end == std::string::npos)
-        return "";
-    size_t newline = text.find_last_of('\n', end);
-    size_t start = newline == std::string::npos ? 0 : newline + 1;
-    return text.substr(start, end - start + 1);
-}
-
 // The raw file capped on disk, then read back: never more than its cap in memory.
 std::string bounded_output(const fs::path& path, RunLog* log) {
     std::string problem = cap_raw_output(path);
@@ -78,7 +69,7 @@ std::string process_failure(const ProcessOutcome& o, const core::Bench& b,
     case ProcessEnd::exited:
         if (o.exit_status == 0)
             return "";
-        std::string tail = core::cap_text(last_line(err_text), core::kMaxFailureText,
+        std::string tail = core::cap_text(core::last_line(err_text), core::kMaxFailureText,
                                           "stderr's last line");
         return describe(o) + (tail.empty() ? "" : ": " + core::printable(tail));
     }
@@ -160,8 +151,40 @@ void add_energy(BenchRun& run, const BenchPlace& at, const core::RaplSnapshot& b
     run.metrics.missing.insert(run.metrics.missing.end(), e.missing.begin(), e.missing.end());
 }
 
+// Whether a bench's iterations run under perf stat (`counters`), or why not.
+struct Counting {
+    bool asked = false;
+    std::string refused; // "counters unavailable: ..." (sys/run/perf_counters)
+
+    bool on() const { return asked && refused.empty(); }
+    // What an iteration recorded: perf's file read back, or why there is none.
+    std::optional<core::BenchCounters> result(const core::Bench& b, const fs::path& counts) const {
+        if (!asked)
+            return std::nullopt;
+        return on() ? read_counters(counts, b.name, b.counters) : core::BenchCounters{b.name, {}, {}, refused};
+    }
+};
+
+// Checked once per bench and run, where the bench runs; said in the log when refused.
+Counting counting_for(const core::Bench& b, const BenchPlace& at) {
+    if (b.counters.empty())
+        return {};
+    CountingPlace place{at.tools ? &*at.tools : nullptr, core::container_name(at.run_id, b.name + ".perf-check"),
+                        at.probe_root};
+    Counting c{true, counting_refused(b.counters, place)};
+    if (!c.refused.empty())
+        tell(at.log, Weight::matters, "bench " + b.name + ": " + c.refused);
+    return c;
+}
+
+// `argv` (perf stat and the bench) where the bench runs: in the tools image
+// with the run's folder shared for perf's file.
+std::vector<std::string> counted(const BenchPlace& at, const std::string& name, const std::vector<std::string>& argv) {
+    return at.tools ? core::container_argv(*at.tools, name, argv, at.run_dir.string()) : argv;
+}
+
 // One iteration; its logs and container are named `stem` (core::iteration_stem).
-BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string& stem) {
+BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string& stem, const Counting& counting) {
     BenchRun run;
     run.record.name = b.name;
     run.record.kind = b.kind;
@@ -169,11 +192,13 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string
     std::string name = core::container_name(at.run_id, stem);
     run.record.argv = at.tools && !inner.empty() ? core::container_argv(*at.tools, name, inner) : inner;
     run.record.log = stem;
-    ProcessSpec spec{run.record.argv, at.run_dir / (stem + ".stdout"),
-                     at.run_dir / (stem + ".stderr"), bench_timeout_s(b)};
-    std::string hint = spec.stdout_path.string();
+    std::string hint = (at.run_dir / (stem + ".stdout")).string();
     if (run.record.argv.empty() || !find_program(run.record.argv[0]))
         return missing_tool(b, std::move(run), hint, at.log);
+    fs::path counts = at.run_dir / (stem + ".perf-stat.csv");
+    if (counting.on())
+        run.record.argv = counted(at, name, counted_argv(b.counters, counts, inner));
+    ProcessSpec spec{run.record.argv, hint, at.run_dir / (stem + ".stderr"), bench_timeout_s(b)};
     tell(at.log, Weight::detail, "bench " + b.name + ": running " + core::join(run.record.argv, " "));
     std::optional<ProcessGroup> group;
     core::RaplSnapshot energy_before = at.rapl ? at.rapl->read() : core::RaplSnapshot{};
@@ -195,6 +220,7 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string
         return tool_not_in_image(b, std::move(run), at, inner, hint);
     std::string failure = process_failure(o, b, err);
     run.metrics = core::collect_metrics(b, out + "\n" + err, failure, hint);
+    run.counters = counting.result(b, counts);
     if (!failure.empty()) {
         run.record.status =
             o.end == ProcessEnd::timed_out ? core::BenchStatus::timeout : core::BenchStatus::failed;
@@ -215,11 +241,12 @@ BenchRun run_bench(const core::Bench& b, const BenchPlace& at, const std::string
 // stops at the first iteration that does not end ok: a bench that failed
 // once would most likely fail again and spend the night.
 BenchRun run_iterations(const core::Bench& b, const BenchPlace& at) {
+    Counting counting = counting_for(b, at);
     std::vector<BenchRun> done;
     for (int i = 1; i <= b.repeat; ++i) {
         if (i > 1 && at.watch)
             at.watch->throw_if_interrupted("starting bench " + b.name + " iteration " + std::to_string(i));
-        done.push_back(run_bench(b, at, core::iteration_stem(b.name, i)));
+        done.push_back(run_bench(b, at, core::iteration_stem(b.name, i), counting));
         if (done.back().record.status != core::BenchStatus::ok)
             break;
     }
@@ -234,6 +261,8 @@ void add_metrics(core::RunResult& r, const core::BenchMetrics& m) {
 void add(core::RunResult& r, BenchRun run) {
     if (run.freq_mhz) // absent where there is no cpufreq
         r.environment.cpu_freq_mhz.set()[run.record.name] = *run.freq_mhz;
+    if (run.counters)
+        r.counters.push_back(std::move(*run.counters));
     r.benches.push_back(std::move(run.record));
     add_metrics(r, run.metrics);
 }

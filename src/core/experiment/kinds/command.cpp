@@ -54,7 +54,7 @@ void read_keys(BenchKeys& k, Bench& b) {
     TomlReader& r = k.reader();
     const toml::table& t = k.table();
     const std::string& ctx = k.context();
-    k.allow({"kind", "name", "argv", "timeout_s", "metric", "repeat"});
+    k.allow({"kind", "name", "argv", "timeout_s", "metric", "repeat", "counters"});
     b.argv = r.string_array(t, "argv", ctx + ".argv", Required::yes);
     if (t.contains("argv") && b.argv.empty())
         r.error_at(t, "argv", ctx + ".argv is empty: give the program and its arguments");
@@ -111,6 +111,7 @@ extern const BenchKindInfo kCommand{
     [](const Bench& b, std::string_view out) { return parse_command(out, b.metrics); },
     {}, // the experiment file's [[bench.metric]] tables
     std::nullopt,
+    "", // a command's work is not known
 };
 
 } // namespace bootbench::core

@@ -17,7 +17,7 @@ constexpr int kRuntime = 10; // perf's own default
 constexpr auto runtime_s = runtime_of<kRuntime>;
 
 void read_keys(BenchKeys& k, Bench& b) {
-    k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
+    k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat", "counters"});
     b.runtime_s = k.integer("runtime_s", kRuntime, 1, kMaxSeconds);
     b.threads = k.integer("threads", 0, 0, kMaxThreads);
 }
@@ -57,6 +57,7 @@ extern const BenchKindInfo kPerfBenchFutex{
     [](const Bench&, std::string_view out) { return ParsedOutput{parse(out), {}}; },
     {{"futex_hash_ops_sec", "ops/s", Better::higher, "futex hash operations (perf bench futex)", MetricFrom::bench}},
     BenchTool{"perf", "linux-perf", "perf", false},
+    "", // a rate over a fixed time: no count of operations
 };
 
 } // namespace bootbench::core

@@ -18,7 +18,7 @@ int groups(const Bench& b) { return b.groups.value_or(kGroups); }
 int loops(const Bench& b) { return b.loops.value_or(kLoops); }
 
 void read_keys(BenchKeys& k, Bench& b) {
-    k.allow({"kind", "name", "groups", "loops", "timeout_s", "repeat"});
+    k.allow({"kind", "name", "groups", "loops", "timeout_s", "repeat", "counters"});
     b.groups = k.integer("groups", kGroups, 1, 1000);
     b.loops = k.integer("loops", kLoops, 1, 1000000);
 }
@@ -45,6 +45,7 @@ extern const BenchKindInfo kPerfSchedMessaging{
     [](const Bench&, std::string_view out) { return ParsedOutput{parse_perf_sched_messaging(out), {}}; },
     {{"sched_messaging_total_s", "s", Better::lower, "perf sched messaging total", MetricFrom::bench}},
     BenchTool{"perf", "linux-perf", "perf", false},
+    "", // fixed work: groups x loops
 };
 
 } // namespace bootbench::core

@@ -16,7 +16,7 @@ constexpr int kLoops = 1000000;
 int loops(const Bench& b) { return b.loops.value_or(kLoops); }
 
 void read_keys(BenchKeys& k, Bench& b) {
-    k.allow({"kind", "name", "loops", "timeout_s", "repeat"});
+    k.allow({"kind", "name", "loops", "timeout_s", "repeat", "counters"});
     b.loops = k.integer("loops", kLoops, 1, 1000000000);
 }
 
@@ -45,6 +45,7 @@ extern const BenchKindInfo kPerfSchedPipe{
     {{"sched_pipe_usecs_op", "us/op", Better::lower, "context switch (perf sched pipe)", MetricFrom::bench},
      {"sched_pipe_ops_sec", "ops/s", Better::higher, "context switch rate (perf sched pipe)", MetricFrom::bench}},
     BenchTool{"perf", "linux-perf", "perf", false},
+    "", // fixed work: loops
 };
 
 } // namespace bootbench::core

@@ -19,7 +19,7 @@ constexpr int kRuntime = 30;
 constexpr auto runtime_s = runtime_of<kRuntime>;
 
 void read_keys(BenchKeys& k, Bench& b) {
-    k.allow({"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s", "repeat"});
+    k.allow({"kind", "name", "runtime_s", "threads", "message_threads", "timeout_s", "repeat", "counters"});
     b.runtime_s = k.integer("runtime_s", kRuntime, 1, kMaxSeconds);
     b.threads = k.integer("threads", 0, 0, kMaxThreads);
     b.message_threads = k.integer("message_threads", 0, 0, kMaxThreads);
@@ -95,6 +95,7 @@ extern const BenchKindInfo kSchbench{
     {{"schbench_p50_us", "us", Better::lower, "schbench wakeup latency p50", MetricFrom::bench},
      {"schbench_p99_us", "us", Better::lower, "schbench wakeup latency p99", MetricFrom::bench}},
     BenchTool{"schbench", "", "schbench", true},
+    "", // latencies over a fixed time: no count of requests
 };
 
 } // namespace bootbench::core

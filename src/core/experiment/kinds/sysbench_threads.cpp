@@ -19,7 +19,7 @@ constexpr auto runtime_s = runtime_of<kRuntime>;
 constexpr const char* kThreads = "--threads=";
 
 void read_keys(BenchKeys& k, Bench& b) {
-    k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat"});
+    k.allow({"kind", "name", "runtime_s", "threads", "timeout_s", "repeat", "counters"});
     b.runtime_s = k.integer("runtime_s", kRuntime, 1, kMaxSeconds);
     b.threads = k.integer("threads", 0, 0, kMaxThreads);
 }
@@ -71,6 +71,7 @@ extern const BenchKindInfo kSysbenchThreads{
      {"sysbench_lat_avg_ms", "ms", Better::lower, "sysbench threads latency avg", MetricFrom::bench},
      {"sysbench_lat_95th_ms", "ms", Better::lower, "sysbench threads latency p95", MetricFrom::bench}},
     BenchTool{"sysbench", "sysbench", "sysbench", false},
+    "sysbench_events",
 };
 
 } // namespace bootbench::core
