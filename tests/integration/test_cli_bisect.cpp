@@ -104,6 +104,19 @@ TEST_CASE("simulate of a bisect file names the build that made it slower", "[bis
     sys::remove_sandbox(sandbox);
 }
 
+TEST_CASE("plan, start and run-suite send a bisect file to bisect and simulate", "[bisect]") {
+    testing::TempDir tmp;
+    fs::path file = write_file(tmp.path(), "bisect.toml", bisect_file(kSandboxKeys));
+    for (const char* cmd : {"plan", "start"}) {
+        CliResult r = run_cli({cmd, file.string()});
+        CHECK(r.status == 2);
+        CHECK(r.err == "bootbench: error: " + file.string() +
+                           " is a bisect file (it has a [bisect] table): plan it with 'bootbench bisect --dry-run " +
+                           file.string() + "', rehearse it with 'bootbench simulate " + file.string() +
+                           "', run it with 'bootbench bisect " + file.string() + "'\n");
+    }
+}
+
 TEST_CASE("bisect refuses an image history and a candidate outside the ref's, before changing anything",
           "[bisect]") {
     testing::TempDir tmp;
