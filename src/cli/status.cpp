@@ -3,6 +3,7 @@
 #include "core/sizing/adaptive.hpp"
 #include "core/base/error.hpp"
 #include "core/base/json_bounds.hpp"
+#include "core/bisect/bisect_run.hpp"
 #include "core/report/status.hpp"
 #include "core/base/text.hpp"
 #include "core/base/time.hpp"
@@ -81,7 +82,9 @@ std::vector<core::RunResult> partial_results(const std::vector<std::optional<cor
 
 // An adaptive experiment's rounds and half-widths against the target; no
 // experiment when the state is of a fixed one (or its file cannot be read).
-std::optional<core::Experiment> adaptive_experiment(const sys::StatePaths& paths) {
+std::optional<core::Experiment> adaptive_experiment(const sys::StatePaths& paths, const core::State& s) {
+    if (!s.bisect.is_null()) // a bisection's file is no experiment file, and never adaptive
+        return std::nullopt;
     try {
         core::Experiment e = core::parse_experiment(sys::read_text_file(paths.experiment()), paths.experiment().string());
         return e.adaptive ? std::optional(e) : std::nullopt;
@@ -124,7 +127,10 @@ int cmd_status(const Args& args) {
                          seconds_since(state->started_at), clock_after, partial_results(stored, *state)};
     if (!host->offline())
         in.booted = host->booted().ref;
-    auto adaptive = adaptive_experiment(paths);
+    auto adaptive = adaptive_experiment(paths, *state);
+    std::optional<core::BisectRun> bisect;
+    if (!state->bisect.is_null())
+        bisect = core::bisect_run_from_json(state->bisect, paths.state().string() + ": bisect");
     if (adaptive) // rounds of one run per target
         in.rounds = core::RunBounds{static_cast<size_t>(adaptive->adaptive->min_runs) * adaptive->targets.size(),
                                     static_cast<size_t>(adaptive->runs) * adaptive->targets.size()};
@@ -135,11 +141,15 @@ int cmd_status(const Args& args) {
             j["adaptive"] = core::precision_json(*adaptive, precision);
             j["adaptive"]["rounds"] = core::rounds_in(*state, *adaptive);
         }
+        if (bisect)
+            j["bisect"] = core::bisect_status_json(*bisect);
         std::cout << core::json_text(j, 2) << "\n";
     } else {
         std::string text = core::status_text(in);
         if (adaptive)
             text += core::precision_text(*adaptive, precision);
+        if (bisect)
+            text += core::bisect_status_text(*bisect);
         std::cout << core::printable(text, core::LineBreaks::keep);
     }
     return 0;

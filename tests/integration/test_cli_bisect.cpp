@@ -79,6 +79,10 @@ TEST_CASE("simulate of a bisect file names the build that made it slower", "[bis
           std::string::npos);
     CHECK(r.out.find("bisect report: " + (results / "bisect.md").string()) != std::string::npos);
 
+    CliResult st = run_cli({"status", "--sandbox", sandbox.string()});
+    CHECK(st.out.find("\nbisect: done after 5 decisions: " + run.labels[4] + " is the first bad build") !=
+          std::string::npos);
+
     // the same history, as `bisect` lists it on the kept sandbox's sysroot
     std::string ref = "{ refspec = \"sandbox:bisect\", commit = \"";
     std::string keys = "good = " + ref + run.commits[0].substr(0, 8) + "\" }\nbad = " + ref + run.commits[7] +

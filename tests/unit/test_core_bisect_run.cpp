@@ -192,3 +192,24 @@ TEST_CASE("a bisection's estimate: the steps of a binary search and the runs of 
     CHECK(estimate_bisect(4, rules).steps == 2); // 3 gaps: 2, 1
     CHECK(estimate_bisect(5, rules).steps == 2); // 4 gaps: 2, 1
 }
+
+TEST_CASE("status says where the search stands, and its verdict once done") {
+    BisectRun run = fresh_run();
+    std::string good = std::string(13, 'a'), bad = std::string(13, 'e');
+    CHECK(bisect_status_text(run) ==
+          "bisect: good " + good + " against bad " + bad + ", round 1; 0 decisions so far, 6 builds from good to bad\n");
+    State s = fresh_state(run);
+    for (int i = 0; i < 20; ++i)
+        s = finish_next(std::move(s), SlotStatus::done);
+    Fed f = feed(run, s);
+    REQUIRE(f.run.search.phase == BisectPhase::search);
+    CHECK(bisect_status_text(f.run) == "bisect: judging " + f.run.labels[2] + ", round 1; the regression is after " +
+                                           good + " and at or before " + bad + " (5 builds); 1 decision so far, 6 "
+                                           "builds from good to bad\n");
+    nlohmann::json j = bisect_status_json(f.run);
+    CHECK(j["phase"] == "search");
+    CHECK(j["candidate"] == f.run.labels[2]);
+    CHECK(j["last_good"] == good);
+    f.run.search = end_undecided(f.run.search, "stopped");
+    CHECK(bisect_status_text(f.run) == "bisect: done after 1 decision: stopped\n");
+}

@@ -167,6 +167,49 @@ BisectEstimate estimate_bisect(int builds, const BisectRules& r) {
     return e;
 }
 
+namespace {
+
+const std::string& label_of(const BisectRun& run, int build) {
+    return run.labels.at(static_cast<size_t>(build));
+}
+
+std::string doing_text(const BisectRun& run) {
+    const BisectState& s = run.search;
+    std::string round = ", round " + std::to_string(s.round);
+    if (s.phase == BisectPhase::endpoints)
+        return "good " + label_of(run, 0) + " against bad " + label_of(run, s.first_bad) + round;
+    if (s.phase == BisectPhase::confirm)
+        return "confirming " + label_of(run, s.first_bad) + " against " + label_of(run, s.last_good) + round;
+    return "judging " + label_of(run, s.candidate) + round + "; the regression is after " +
+           label_of(run, s.last_good) + " and at or before " + label_of(run, s.first_bad) + " (" +
+           std::to_string(s.first_bad - s.last_good) + " builds)";
+}
+
+} // namespace
+
+std::string bisect_status_text(const BisectRun& run) {
+    const BisectState& s = run.search;
+    std::string steps = std::to_string(s.steps.size()) + (s.steps.size() == 1 ? " decision" : " decisions");
+    if (s.phase == BisectPhase::done)
+        return "bisect: done after " + steps + ": " + s.verdict + "\n";
+    return "bisect: " + doing_text(run) + "; " + steps + " so far, " + std::to_string(run.labels.size()) +
+           " builds from good to bad\n";
+}
+
+nlohmann::json bisect_status_json(const BisectRun& run) {
+    const BisectState& s = run.search;
+    auto label = [&](int b) { return b < 0 ? nlohmann::json(nullptr) : nlohmann::json(label_of(run, b)); };
+    return {{"phase", name_of(kBisectPhaseNames, s.phase)},
+            {"outcome", name_of(kBisectOutcomeNames, s.outcome)},
+            {"round", s.round},
+            {"candidate", label(s.candidate)},
+            {"last_good", label(s.last_good)},
+            {"first_bad", label(s.first_bad)},
+            {"decisions", s.steps.size()},
+            {"builds", run.labels.size()},
+            {"verdict", s.verdict}};
+}
+
 nlohmann::json to_json(const BisectRun& run) {
     nlohmann::json history = nlohmann::json::array();
     for (const auto& c : run.history)

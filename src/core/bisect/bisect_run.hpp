@@ -85,6 +85,10 @@ struct BisectEstimate {
 };
 BisectEstimate estimate_bisect(int builds, const BisectRules& rules);
 
+// `status`'s lines: where the search stands, or its verdict.
+std::string bisect_status_text(const BisectRun& run);
+nlohmann::json bisect_status_json(const BisectRun& run);
+
 nlohmann::json to_json(const BisectRun& run);
 // Throws bootbench::Error naming `where` and the field on a malformed record.
 BisectRun bisect_run_from_json(const nlohmann::json& j, const std::string& where);
