@@ -85,3 +85,47 @@ TEST_CASE("a deployment that cannot be read is recorded with why; a file that ca
     CHECK(lines.text().find("bootbench: warning: what differs between the arms was not recorded (") == 0);
     CHECK(lines.text().find("); the experiment goes on, and its report has no such section\n") != std::string::npos);
 }
+
+namespace {
+
+// report.json's explanations of `metric`.
+nlohmann::json explained(const nlohmann::json& report, const std::string& metric) {
+    for (const auto& x : report.value("explanations", nlohmann::json::array()))
+        if (x["metric"] == metric)
+            return x;
+    return nullptr;
+}
+
+// A command bench slower where busy-loop.service is enabled: it reads which
+// deployment it runs in from the sandbox's boot ($BOOTBENCH_SANDBOX_BOOTED):
+// its wants link (-L: the unit file it names is not in the sandbox's tree).
+const char* kBusyBench = "if [ -L \\\"$BOOTBENCH_SANDBOX_BOOTED/etc/systemd/system/multi-user.target.wants/"
+                         "busy-loop.service\\\" ]; then echo 'value 30'; else echo 'value 42.5'; fi";
+
+} // namespace
+
+// Issue 31: the report's "Likely explanations" from what differs between the
+// arms. b enables a busy unit and has mitigations=off; its bench is worse:
+// the unit explains it, the karg (which would make b faster) does not.
+TEST_CASE("the report's likely explanations name b's extra unit first for the bench that is worse in b",
+          "[arms][explain]") {
+    Sandbox sb(fast_experiment(6, "", "kargs = [\"mitigations=off\"]\n", kBusyBench));
+    make_b_differ(sb);
+    sb.start();
+    sb.boot_until_done();
+    nlohmann::json report = nlohmann::json::parse(sys::read_text_file(sb.results() / "report.json"));
+    nlohmann::json echo = explained(report, "echo_value");
+    INFO(report["explanations"].dump(2));
+    REQUIRE(echo.is_object());
+    CHECK(echo["subject"] == "b");
+    CHECK(echo["bench"] == "echo");
+    REQUIRE(echo["explanations"].size() == 1);
+    CHECK(echo["explanations"][0]["what"] == "busy-loop.service enabled in b only");
+    CHECK(echo["explanations"][0]["why"] ==
+          "a unit enabled only in b can take CPU time, memory or I/O from the bench");
+    std::string md = sys::read_text_file(sb.results() / "report.md");
+    CHECK(md.find("\n## Likely explanations\n") != std::string::npos);
+    CHECK(md.find("- echo\\_value (echo), 1.42x worse in b:\n  1. busy-loop.service enabled in b only: a unit "
+                  "enabled only in b can take CPU time, memory or I/O from the bench (score 0.40)\n") !=
+          std::string::npos);
+}

@@ -102,6 +102,8 @@ def published_tests(tmp):
           [{"run": "margine-cachyos-1", "reason": "excluded with --exclude on the command line"}])
     md = open(prefix + ".md").read()
     check("report.md links the chart", "](report.svg)" in md)
+    check("no arms data: no explanations in report.json or report.md",
+          "arms" not in rep and "explanations" not in rep and "Likely explanations" not in md)
     check("report.md says it the right way round", "1.79x faster (4.45 vs 7.97 us/op, -44%)" in md)
     svg_text = open(prefix + ".svg", "rb").read()
     try:

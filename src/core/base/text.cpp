@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdio>
+#include <sstream>
 
 namespace bootbench::core {
 
@@ -10,6 +11,14 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
     for (const auto& p : parts)
         s += (s.empty() ? "" : std::string(sep)) + p;
     return s;
+}
+
+std::vector<std::string> split_words(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
 }
 
 std::string last_line(const std::string& text) {

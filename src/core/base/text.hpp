@@ -15,6 +15,8 @@ inline constexpr size_t kMaxFailureText = 4096;
 
 // `parts` with `sep` between them: join({"a", "b"}, ", ") is "a, b".
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// The blank-separated words of `line`: "a  b\tc" is {"a", "b", "c"}.
+std::vector<std::string> split_words(const std::string& line);
 
 // The last non-blank line of `text`: what a failing tool says last is usually why.
 std::string last_line(const std::string& text);

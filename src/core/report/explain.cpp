@@ -489,15 +489,26 @@ std::vector<Explanation> explain(const MetricMove& m, const std::vector<ArmFact>
     return out;
 }
 
-std::string nothing_explains(const MetricMove& m) {
-    std::string what = m.metric + (m.bench.empty() ? "" : " (" + m.bench + ")");
-    if (!changed(m))
-        return what + " did not change between " + m.control + " and " + m.subject +
-               ": nothing to explain.";
+namespace {
+
+std::string metric_text(const MetricMove& m) {
+    return m.metric + (m.bench.empty() ? "" : " (" + m.bench + ")");
+}
+
+} // namespace
+
+std::string move_text(const MetricMove& m) {
     double worse = m.ratio < 1 ? 1 / m.ratio : m.ratio;
+    return metric_text(m) + ", " + format_ratio(worse) + (m.ratio < 1 ? " worse" : " better") +
+           " in " + m.subject;
+}
+
+std::string nothing_explains(const MetricMove& m) {
+    if (!changed(m))
+        return metric_text(m) + " did not change between " + m.control + " and " + m.subject +
+               ": nothing to explain.";
     return "Nothing that differs between " + m.control + " and " + m.subject +
-           " is known to move " + what + ", " + format_ratio(worse) +
-           (m.ratio < 1 ? " worse" : " better") + " in " + m.subject + ".";
+           " is known to move " + move_text(m) + ".";
 }
 
 std::string explanation_line(const Explanation& e) {

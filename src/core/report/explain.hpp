@@ -70,6 +70,14 @@ struct Explanation {
         evidence{}; // counters that moved with it: "context-switches 2.40x in b"
 };
 
+// A metric with a verdict and what explains it, as the report keeps it
+// (core/report/report_explain).
+struct MetricExplanation {
+    MetricMove move;
+    std::vector<Explanation> explanations; // best first
+    std::string nothing; // nothing_explains(move) when `explanations` is empty, else ""
+};
+
 // A metric moving by less than this (|ratio - 1|) did not change: nothing is
 // explained, whatever the verdict says.
 inline constexpr double kNoChange = 0.005;
@@ -78,6 +86,9 @@ inline constexpr double kNoChange = 0.005;
 // then say so plainly: nothing_explains).
 std::vector<Explanation> explain(const MetricMove& m, const std::vector<ArmFact>& facts,
                                  const std::vector<CounterMove>& counters);
+
+// "sched_pipe_usecs_op (perf-sched-pipe), 1.35x worse in b".
+std::string move_text(const MetricMove& m);
 
 // The plain sentence: "Nothing that differs between a and b is known to
 // move sched_pipe_usecs_op (perf-sched-pipe), 1.35x worse in b."

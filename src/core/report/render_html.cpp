@@ -4,6 +4,7 @@
 #include "core/report/render_svg.hpp"
 #include "core/report/render_text.hpp"
 #include "core/report/render_counters.hpp"
+#include "core/report/render_explain.hpp"
 #include "core/report/render_variance.hpp"
 
 #include <sstream>
@@ -229,6 +230,7 @@ std::string render_html(const Report& r) {
     variance_section(o, r);
     arms_section(o, r);
     o << counters_html(r);
+    o << explanations_html(r);
     lists(o, r);
     o << "</body>\n</html>\n";
     return o.str();

@@ -3,6 +3,7 @@
 #include "core/report/render_markdown.hpp"
 #include "core/report/render_text.hpp"
 #include "core/report/render_counters.hpp"
+#include "core/report/render_explain.hpp"
 #include "core/report/render_variance.hpp"
 #include "core/base/text.hpp"
 
@@ -148,6 +149,8 @@ nlohmann::json report_to_json(const Report& report) {
         out["incomplete"] = report.incomplete;
     if (!report.arms.empty()) // results with arms.json or live values only: others stay as they were
         out["arms"] = arms_json(report.arms);
+    if (!report.explanations.empty()) // with "arms" only: others stay as they were
+        out["explanations"] = explanations_json(report);
     // Only when there is one: reports of results without canaries stay as they were.
     for (const auto& x : report.canaries)
         out["canaries"].push_back({{"run", x.run}, {"target", x.target}, {"text", x.text}});

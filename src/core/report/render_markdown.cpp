@@ -3,6 +3,7 @@
 #include "core/report/noise_floor.hpp"
 #include "core/report/render_text.hpp"
 #include "core/report/render_counters.hpp"
+#include "core/report/render_explain.hpp"
 #include "core/report/render_variance.hpp"
 
 #include <map>
@@ -252,6 +253,7 @@ std::string render_markdown(const Report& r, const std::string& svg_link) {
     variance_section(o, r);
     arms_section(o, r);
     o << counters_markdown(r);
+    o << explanations_markdown(r);
     runs_table(o, r);
     lists(o, r);
     return o.str();

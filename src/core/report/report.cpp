@@ -1,4 +1,5 @@
 #include "core/report/report.hpp"
+#include "core/report/report_explain.hpp"
 #include "core/result/per_watt.hpp"
 
 #include "core/bench/cpu_freq.hpp"
@@ -485,6 +486,7 @@ Report report_of(const ReportInput& in, const std::vector<std::string>& power_wa
                                       images_text(t));
     note_canaries(report, included);
     report.arms = arms_section(in.arms, names, included);
+    report.explanations = explain_report(report, included);
     return report;
 }
 

@@ -3,6 +3,7 @@
 // to the renderers (render_markdown, render_svg, render_html, render_json).
 // Building it is pure: no files, no clock.
 #include "core/base/string_table.hpp"
+#include "core/report/explain.hpp"
 #include "core/report/report_arms.hpp"
 #include "core/report/report_counters.hpp"
 #include "core/result/run_result.hpp"
@@ -194,6 +195,9 @@ struct Report {
     ArmsSection arms{};
     // `[[bench]] counters`: beside the metrics, never a verdict (report_counters).
     CountersSection counters{};
+    // "Likely explanations" of every metric with a verdict (core/report/report_explain);
+    // empty when `arms` is.
+    std::vector<MetricExplanation> explanations{};
 
     const RunCanary* find_canary(const std::string& run) const;
 

@@ -1,9 +1,10 @@
 #include "core/report/report_arms.hpp"
 
+#include "core/base/text.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace bootbench::core {
 
@@ -13,14 +14,6 @@ using LiveMap = std::map<std::string, std::string>;
 
 constexpr size_t kPackagesNamed = 5; // the top changes a package line names
 
-std::vector<std::string> words(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
 // ostree= and BOOT_IMAGE= name the deployment, which differs by design.
 bool names_deployment(const std::string& word) {
     return word.rfind("ostree=", 0) == 0 || word.rfind("BOOT_IMAGE=", 0) == 0;
@@ -29,7 +22,7 @@ bool names_deployment(const std::string& word) {
 std::set<std::string> common_args(const std::vector<std::string>& lines) {
     std::set<std::string> common;
     for (size_t i = 0; i < lines.size(); ++i) {
-        std::vector<std::string> w = words(lines[i]);
+        std::vector<std::string> w = split_words(lines[i]);
         std::set<std::string> mine(w.begin(), w.end());
         if (i == 0)
             common = mine;
@@ -41,10 +34,10 @@ std::set<std::string> common_args(const std::vector<std::string>& lines) {
 // The arguments of `line` that not every arm has, in their order.
 std::string own_args(const std::string& line, const std::set<std::string>& common) {
     std::string out;
-    for (const std::string& w : words(line))
+    for (const std::string& w : split_words(line))
         if (!common.count(w) && !names_deployment(w))
             out += (out.empty() ? "" : " ") + w;
-    return out.empty() ? "(none beyond the common ones)" : out;
+    return out.empty() ? kArmNoArgs : out;
 }
 
 ArmCell one(const std::string& value) {
@@ -106,7 +99,7 @@ std::string kernel_versions(const TreeFacts& f) {
     std::string out;
     for (const KernelFacts& k : f.kernels)
         out += (out.empty() ? "" : ", ") + k.version;
-    return out.empty() ? "no kernel found" : out;
+    return out.empty() ? kArmNoKernel : out;
 }
 
 const KernelFacts* newest(const TreeFacts& t) {
@@ -133,7 +126,7 @@ void kernel_rows(ArmsSection& s, const std::vector<const TreeFacts*>& trees) {
         configs.push_back(newest(*t) ? &newest(*t)->config : &kNone);
     }
     add_row(s, "kernel", "version", std::move(versions));
-    add_fact_rows(s, "kernel config", configs, "not in the config");
+    add_fact_rows(s, "kernel config", configs, kArmNotInConfig);
     config_notes(s, trees);
 }
 
@@ -175,8 +168,8 @@ void tree_rows(ArmsSection& s, const std::vector<ArmFacts>& arms) {
     std::vector<const FactMap*> units, sysctl;
     for (const TreeFacts* t : trees)
         units.push_back(&t->units), sysctl.push_back(&t->sysctl);
-    add_fact_rows(s, "units", units, "not enabled");
-    add_fact_rows(s, "sysctl defaults", sysctl, "not set");
+    add_fact_rows(s, "units", units, kArmNotEnabled);
+    add_fact_rows(s, "sysctl defaults", sysctl, kArmNotSet);
 }
 
 // Each target's runs' live values, in run order; runs without them left out.
@@ -207,14 +200,14 @@ void cut_cmdlines(std::vector<std::vector<LiveMap>>& live) {
 ArmCell live_cell(const std::vector<LiveMap>& runs, const std::string& key) {
     ArmCell c;
     for (const LiveMap& m : runs) {
-        std::string v = m.count(key) ? m.at(key) : "absent";
+        std::string v = m.count(key) ? m.at(key) : kArmAbsent;
         auto it = std::find_if(c.values.begin(), c.values.end(), [&](const auto& x) { return x.first == v; });
         if (it == c.values.end())
             c.values.push_back({v, 1});
         else
             ++it->second;
     }
-    return c.values.empty() ? one("not recorded") : c;
+    return c.values.empty() ? one(kArmNotRecorded) : c;
 }
 
 void live_rows(ArmsSection& s, const std::vector<const RunResult*>& runs) {

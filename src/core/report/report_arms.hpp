@@ -18,6 +18,18 @@
 
 namespace bootbench::core {
 
+// What a cell says where its target has no value: no argument beyond the
+// ones every arm has, no kernel, an option not in the config, a unit not
+// enabled, a sysctl not set, a live value its runs did not have.
+inline constexpr const char* kArmNoArgs = "(none beyond the common ones)";
+inline constexpr const char* kArmNoKernel = "no kernel found";
+inline constexpr const char* kArmNotInConfig = "not in the config";
+inline constexpr const char* kArmNotEnabled = "not enabled";
+inline constexpr const char* kArmNotSet = "not set";
+inline constexpr const char* kArmAbsent = "absent";
+// A target none of whose runs recorded live values: its value is unknown.
+inline constexpr const char* kArmNotRecorded = "not recorded";
+
 // One target's value: one for a fact of its tree or a value every run
 // agrees on; several (each with how many runs had it, in run order) when it
 // varies within the target.

@@ -60,7 +60,7 @@ CounterRow row_of(const Gathered& g, const std::pair<std::string, std::string>& 
         auto found = g.values.find({key.first, key.second, t});
         if (found != g.values.end())
             row.targets.push_back(
-                {t, static_cast<int>(found->second.size()), median(found->second)});
+                {t, static_cast<int>(found->second.size()), median(found->second), found->second});
     }
     return row;
 }

@@ -20,6 +20,7 @@ struct CounterTarget {
     std::string target;
     int runs = 0;      // runs that counted the event
     double median = 0; // of those runs' values (per unit of work when `per`)
+    std::vector<double> values{}; // those runs' values, in run order (the explanations' `clear`)
 };
 
 struct CounterRow {
