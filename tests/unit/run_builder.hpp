@@ -16,6 +16,14 @@ inline core::RunResult run_of(const std::string& id, const std::string& target, 
     return r;
 }
 
+// A run that ran bench `name` of `kind` records it.
+inline void add_bench(core::RunResult& r, const std::string& name, core::BenchKind kind) {
+    core::BenchRecord b;
+    b.name = name;
+    b.kind = kind;
+    r.benches.push_back(b);
+}
+
 // An environment written as a result file holds it.
 inline core::EnvironmentRecord environment_of(const nlohmann::json& j) {
     return core::environment_record_from_json(j, "a test's environment");

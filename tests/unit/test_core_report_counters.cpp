@@ -19,10 +19,7 @@ RunResult counted(const std::string& id, const std::string& target, double event
     RunResult r = bootbench::test::run_of(id, target, bootbench::test::started_in_order(id));
     r.metrics.push_back({"sysbench_events", events, "events", Better::higher, "cpu"});
     r.metrics.push_back({"sysbench_lat_avg_ms", latency, "ms", Better::lower, "cpu"});
-    BenchRecord b;
-    b.name = "cpu";
-    b.kind = BenchKind::sysbench_threads;
-    r.benches.push_back(b);
+    bootbench::test::add_bench(r, "cpu", BenchKind::sysbench_threads);
     BenchCounters c{"cpu", {{"context-switches", switches}}};
     if (cycles > 0)
         c.values.push_back({"cycles", cycles}), c.values.push_back({"ipc", 1.5});

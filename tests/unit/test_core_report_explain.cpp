@@ -199,13 +199,8 @@ RunResult sysbench_run(const std::string& id, const std::string& target, double 
     RunResult r = run_of(id, target, started_in_order(id));
     r.metrics.push_back({"sysbench_events", events, "events", Better::higher, "cpu"});
     r.metrics.push_back({"echo_value", echo, "x", Better::higher, "echo"});
-    BenchRecord b;
-    b.name = "cpu";
-    b.kind = BenchKind::sysbench_threads;
-    r.benches.push_back(b);
-    b.name = "echo";
-    b.kind = BenchKind::command;
-    r.benches.push_back(b);
+    bootbench::test::add_bench(r, "cpu", BenchKind::sysbench_threads);
+    bootbench::test::add_bench(r, "echo", BenchKind::command);
     r.counters.push_back({"cpu", {{"context-switches", switches}}});
     return r;
 }
