@@ -6,6 +6,7 @@
 #include "core/report/render_json.hpp"
 #include "core/report/render_markdown.hpp"
 #include "core/report/render_text.hpp"
+#include "core/report/report.hpp"
 #include "core/report/report_explain.hpp"
 #include "run_builder.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "core/experiment/kinds/kinds.hpp"
 #include "core/experiment/metric_catalog.hpp"
-#include "core/report/render_text.hpp"
+#include "core/report/format_number.hpp"
 
 #include <algorithm>
 #include <cmath>

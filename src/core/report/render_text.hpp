@@ -1,25 +1,13 @@
 #pragma once
-// Text helpers shared by the renderers: locale-free number formatting, the
-// ratio sentence, and escaping. Pure.
+// Text helpers shared by the renderers: locale-free number formatting
+// (core/report/format_number), the ratio sentence, and escaping. Pure.
+#include "core/report/format_number.hpp"
 #include "core/report/report.hpp"
 #include "core/base/text.hpp"
 
 #include <string>
 
 namespace bootbench::core {
-
-// A value as a reader wants it: 4.45, 21.5, 2940, 88.2k, 1.25M.
-std::string format_value(double v);
-// Fixed decimals, "." as the decimal point whatever the locale.
-std::string format_fixed(double v, int decimals);
-// Every digit the value has, shortest form: 7.990634, 57207.
-std::string format_exact(double v);
-// A ratio as "1.79x".
-std::string format_ratio(double ratio);
-// A p-value: "0.029", "<0.001".
-std::string format_p(double p);
-// "p = 0.029", "p < 0.001".
-std::string p_clause(double p);
 
 // The comparison as a sentence nobody can misread, the larger side first:
 // "1.79x faster (4.45 vs 7.97 us/op, -44%)". Needs m.comparison.

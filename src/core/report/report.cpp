@@ -1,5 +1,4 @@
 #include "core/report/report.hpp"
-#include "core/report/report_explain.hpp"
 #include "core/result/per_watt.hpp"
 
 #include "core/bench/cpu_freq.hpp"

@@ -241,6 +241,12 @@ void add_variance(Report& report, const std::vector<const RunResult*>& included,
 // settle (`settle_s`) when fewer than two runs have times.
 BootCost measured_boot_cost(const std::vector<const RunResult*>& runs, int settle_s);
 
+// Every metric of `r` with a verdict (better or worse), explained from
+// r.arms and r.counters (report_explain.cpp); empty when `r` has no "What
+// differs between the arms". `included` names each metric's bench and kind.
+std::vector<MetricExplanation> explain_report(const Report& r,
+                                              const std::vector<const RunResult*>& included);
+
 // "name: ref@digest" for every target whose runs name their image; "" when none do.
 std::string images_line(const Report& r);
 std::string images_text(const TargetReport& t);

@@ -1,6 +1,7 @@
 #include "core/report/report_explain.hpp"
 
 #include "core/base/text.hpp"
+#include "core/report/report.hpp"
 
 #include <algorithm>
 

@@ -1,9 +1,11 @@
 #pragma once
 // The report's "Likely explanations": "What differs between the arms"
 // (report_arms) as explain's facts, the Counters table (report_counters) as
-// its counter moves, and explain() of every metric with a verdict. Pure.
+// its counter moves; explain_report (report.hpp) explains every metric with
+// a verdict with them. Pure.
 #include "core/report/explain.hpp"
-#include "core/report/report.hpp"
+#include "core/report/report_arms.hpp"
+#include "core/report/report_counters.hpp"
 
 #include <string>
 #include <vector>
@@ -28,11 +30,5 @@ std::vector<ArmFact> arm_facts(const ArmsSection& s, const std::string& subject)
 // explain's (ratio subject / baseline; clear as kClearCounterRuns says).
 std::vector<CounterMove> counter_moves(const CountersSection& c, const std::string& bench,
                                        const std::string& baseline, const std::string& subject);
-
-// Every metric of `r` with a verdict (better or worse), explained; empty
-// when `r` has no "What differs between the arms". `included` names each
-// metric's bench and its kind.
-std::vector<MetricExplanation> explain_report(const Report& r,
-                                              const std::vector<const RunResult*>& included);
 
 } // namespace bootbench::core
