@@ -600,7 +600,8 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     fs::remove(paths.staging()); // the state holds its pins now
     crash_point("start-state-written");
     if (!s.bisect.is_null()) { // good's and bad's first runs: abort removes what this deploys
-        s = queue_bisect_builds(host, std::move(s), bisect_of(s), {unit_timeout_s(e), !e.tools_image.empty()});
+        core::BisectRun run = bisect_of(s); // before s is moved from: argument order is the compiler's
+        s = queue_bisect_builds(host, std::move(s), run, {unit_timeout_s(e), !e.tools_image.empty()});
         s.phase = core::Phase::starting;
         save_state(paths.state(), s);
     }
