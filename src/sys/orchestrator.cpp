@@ -67,6 +67,10 @@ int unit_timeout_s(const core::Experiment& e) {
     return static_cast<int>(e.conditions.settle_s + e.conditions.temp_wait_timeout_s + 3 * suite + 600);
 }
 
+UnitSpec unit_spec(const core::Experiment& e) {
+    return {unit_timeout_s(e), !e.tools_image.empty()};
+}
+
 std::vector<core::DeploymentRef> all_deployments(Host& host) {
     std::vector<core::DeploymentRef> out;
     for (const auto& d : host.sysroot().deployments())
@@ -321,13 +325,18 @@ core::RunValue run_value(Context& c, const core::RunSlot& slot, const std::strin
     }
 }
 
+// The search ended with this feed (not before it).
+bool just_done(const core::BisectRun& before, const core::BisectRun& after) {
+    return after.search.phase == core::BisectPhase::done && before.search.phase != core::BisectPhase::done;
+}
+
 void say_bisect_step(Context& c, const core::BisectRun& before, const core::BisectRun& after) {
     for (size_t i = before.search.steps.size(); i < after.search.steps.size(); ++i) {
         const core::BisectStep& st = after.search.steps[i];
         c.log.line("bisect: " + after.labels.at(static_cast<size_t>(st.build)) + " " + st.call + " (round " +
                    std::to_string(st.round) + "): " + st.why);
     }
-    if (after.search.phase == core::BisectPhase::done && before.search.phase != core::BisectPhase::done)
+    if (just_done(before, after))
         c.log.line("bisect: " + after.search.verdict);
 }
 
@@ -352,10 +361,10 @@ void decide_bisect(Context& c) {
     std::string metric = before.search.metric;
     core::Fed f = core::feed_finished_runs(before, c.state,
                                            [&](const core::RunSlot& slot) { return run_value(c, slot, metric); });
-    c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, {unit_timeout_s(c.experiment), !c.experiment.tools_image.empty()});
+    c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, unit_spec(c.experiment));
     c.state.bisect = core::to_json(f.run);
     say_bisect_step(c, before, f.run);
-    if (f.run.search.phase == core::BisectPhase::done && before.search.phase != core::BisectPhase::done)
+    if (just_done(before, f.run))
         write_bisect_files(c, f.run);
     c.save();
 }
@@ -544,6 +553,26 @@ core::DeploymentRef original_default(Sysroot& sr, const std::optional<core::Stag
                       "to remove the staging's pins and start again");
 }
 
+// Each target's deployment and whether the user had pinned it; a target
+// with kernel arguments gets a deployment of its own, made here.
+std::vector<core::TargetState> target_states(Sysroot& sr, const core::Experiment& e,
+                                             const std::map<std::string, core::DeploymentRef>& targets,
+                                             const std::vector<core::DeploymentInfo>& deployments,
+                                             const std::optional<core::StagingPins>& staging) {
+    std::vector<core::TargetState> ts;
+    for (const auto& t : e.targets) {
+        const core::DeploymentRef& ref = targets.at(t.name);
+        bool pinned = false;
+        for (const auto& d : deployments)
+            pinned = pinned || (d.ref == ref && core::pinned_by_user(d, staging ? &*staging : nullptr));
+        if (t.kargs.empty())
+            ts.push_back({t.name, ref, pinned, false});
+        else
+            ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
+    }
+    return ts;
+}
+
 } // namespace
 
 void start_experiment(Host& host, const core::Experiment& e, const std::string& experiment_text,
@@ -570,21 +599,11 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     core::DeploymentRef original = original_default(sr, staging);
     std::string now = clock.now_iso8601();
     move_results_aside(paths.results(e.name), now); // an earlier experiment's results are kept beside
-    std::vector<core::TargetState> ts;
-    for (const auto& t : e.targets) {
-        if (!options.bisect.is_null())
-            break; // a bisection deploys its builds when its search asks for them
-        const core::DeploymentRef& ref = targets.at(t.name);
-        bool pinned = false;
-        for (const auto& d : deployments)
-            pinned = pinned || (d.ref == ref && core::pinned_by_user(d, staging ? &*staging : nullptr));
-        if (t.kargs.empty())
-            ts.push_back({t.name, ref, pinned, false});
-        else
-            ts.push_back({t.name, sr.deploy_with_kargs(ref, t.kargs, t.name), false, true});
-    }
-    core::State s = core::initial_state(
-        e, options.bisect.is_null() ? core::initial_plan(e) : std::vector<core::PlannedRun>{}, ts, original, now);
+    bool bisect = !options.bisect.is_null(); // its builds are deployed when its search asks for them
+    core::State s = core::initial_state(e, bisect ? std::vector<core::PlannedRun>{} : core::initial_plan(e),
+                                        bisect ? std::vector<core::TargetState>{}
+                                               : target_states(sr, e, targets, deployments, staging),
+                                        original, now);
     note_start_boot(host, s);
     s.images = options.images;
     s.bisect = options.bisect;
@@ -599,14 +618,15 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     save_state(paths.state(), s);
     fs::remove(paths.staging()); // the state holds its pins now
     crash_point("start-state-written");
-    if (!s.bisect.is_null()) { // good's and bad's first runs: abort removes what this deploys
+    if (bisect) { // good's and bad's first runs: abort removes what this deploys
         core::BisectRun run = bisect_of(s); // before s is moved from: argument order is the compiler's
-        s = queue_bisect_builds(host, std::move(s), run, {unit_timeout_s(e), !e.tools_image.empty()});
+        s = queue_bisect_builds(host, std::move(s), run, unit_spec(e));
         s.phase = core::Phase::starting;
         save_state(paths.state(), s);
     }
+    UnitSpec unit = unit_spec(e);
     for (const auto& d : all_deployments(host))
-        host.label(d, install_unit(host.etc_dir(d), unit_timeout_s(e), !e.tools_image.empty()));
+        host.label(d, install_unit(host.etc_dir(d), unit.timeout_s, unit.container_tools));
     for (const auto& t : s.targets)
         sr.set_pinned(t.deployment, true);
     for (const auto& ref : s.pinned_by_bootbench)
