@@ -12,8 +12,10 @@
 #
 # Environment: BOOTBENCH_TRIXIE_CACHE (default /var/cache/bootbench-trixie)
 # holds the root and its compiler cache; BOOTBENCH_WERROR=0 drops -Werror.
-# Exit status: that of the build, or of `meson test` (its log is in
-# BUILD_DIR/meson-logs/testlog.json, read by .ci/run's closing line).
+# Exit status: that of the build, or of `meson test` with each failed test
+# run once more (tests/toolchain/rerun_failed.py; the logs are in
+# BUILD_DIR/meson-logs/testlog.json and rerun.json, read by .ci/run's
+# closing lines).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build-trixie}
@@ -58,15 +60,17 @@ build_root() {
 }
 
 # The build and the tests, inside the root (as root, like CI on the host).
+# -O2 as Fedora builds (GCC's warnings depend on it), without debug info: a
+# tenth of the compile time, and nobody debugs this build.
 inside() {
   cat <<EOF
 set -euo pipefail
 export CCACHE_DIR=/ccache LANG=C.UTF-8
 cd /src
 echo "trixie: gcc \$(g++ -dumpfullversion), meson \$(meson --version), catch2 \$(pkg-config --modversion catch2-with-main), toml++ \$(pkg-config --modversion tomlplusplus), ostree \$(pkg-config --modversion ostree-1)"
-[ -f "$build/build.ninja" ] || meson setup "$build" -Dvm_tests=false $werror >/dev/null
+[ -f "$build/build.ninja" ] || meson setup "$build" -Dvm_tests=false -Ddebug=false $werror >/dev/null
 meson compile -C "$build"
-meson test -C "$build" --no-suite vm --print-errorlogs
+meson test -C "$build" --no-suite vm --print-errorlogs || python3 tests/toolchain/rerun_failed.py "$build"
 EOF
 }
 
