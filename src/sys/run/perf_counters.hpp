@@ -25,7 +25,7 @@ struct CountingPlace {
     std::filesystem::path probe_root = "/";  // where perf_event_paranoid is read
 };
 
-// "" when perf can count `events` here: `perf stat` of `sleep 0`, once per
+// "" when perf can count `events` here: `perf stat` of `perf version`, once per
 // bench and run. Else "counters unavailable: WHAT: FIX", and the bench runs
 // without perf.
 std::string counting_refused(const std::vector<std::string>& events, const CountingPlace& at);
