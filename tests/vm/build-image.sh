@@ -230,6 +230,8 @@ add_test_files() {
     ln -sf "../$u.service" "$r/usr/etc/systemd/system/multi-user.target.wants/$u.service"
   done
   install -D -m 0644 "$HERE/guest/experiment.toml" "$r/usr/etc/bootbench-vm/experiment.toml"
+  install -D -m 0644 "$HERE/guest/explain.toml" "$r/usr/etc/bootbench-vm/explain.toml"
+  install -D -m 0644 "$HERE/guest/bisect.toml" "$r/usr/etc/bootbench-vm/bisect.toml"
   add_hostile_host
   install -D -m 0644 /dev/null "$r/usr/lib/bootbench-vm/variant"
   echo base >"$r/usr/lib/bootbench-vm/variant"
@@ -307,7 +309,7 @@ commit_refusal_refs() {
 }
 
 commit_refs() {
-  vm_log "ostree: committing vm/base, vm/a, vm/b"
+  vm_log "ostree: committing vm/base, vm/a, vm/b, vm/busy"
   # Labelled by the root's own policy, as Fedora composes its commits.
   ostree commit --repo="$REPO" --branch=vm/base --tree=dir="$ROOTFS" --selinux-policy="$ROOTFS" \
     --subject="bootbench VM test base" --add-metadata-string=version=base >/dev/null
@@ -319,6 +321,50 @@ commit_refs() {
       --selinux-policy="$ROOTFS" \
       --subject="bootbench VM test target $v" --add-metadata-string=version="$v" >/dev/null
   done
+  commit_busy_ref
+  commit_history
+}
+
+# vm/hist: four builds of vm/a, one after the other (each the parent of the
+# next), the third adding the busy unit: the bisect scenario's history. As on
+# a Fedora host its builds are on a remote, `hist`, and not in the sysroot's
+# repository: a bare repository beside it (its objects hard links, so it
+# costs no space), read over file://, from which bootbench pulls each build
+# it tests.
+commit_history() {
+  local n o hist=$SR/ostree/hist-repo
+  for n in 1 2 3 4; do
+    o=$WORK/overlay-hist-$n
+    install -D -m 0644 /dev/null "$o/usr/lib/bootbench-vm/variant"
+    echo "hist$n" >"$o/usr/lib/bootbench-vm/variant"
+    if [ "$n" -ge 3 ]; then
+      install -D -m 0644 "$HERE/guest/bootbench-vm-busy.service" "$o/usr/lib/systemd/system/bootbench-vm-busy.service"
+      mkdir -p "$o/usr/lib/systemd/system/multi-user.target.wants"
+      ln -sf ../bootbench-vm-busy.service "$o/usr/lib/systemd/system/multi-user.target.wants/bootbench-vm-busy.service"
+    fi
+    ostree commit --repo="$REPO" --branch=vm/hist --tree=ref=vm/a --tree=dir="$o" --selinux-policy="$ROOTFS" \
+      --subject="bootbench VM test: build $n$([ "$n" = 3 ] && echo ', with bootbench-vm-busy.service')" \
+      --add-metadata-string=version="hist-$n" >/dev/null
+  done
+  ostree init --repo="$hist" --mode=bare
+  ostree pull-local --repo="$hist" --depth=-1 "$REPO" vm/hist >/dev/null
+  ostree remote add --repo="$REPO" --no-gpg-verify hist file:///sysroot/ostree/hist-repo
+  ostree refs --repo="$REPO" --delete vm/hist
+  ostree prune --repo="$REPO" --refs-only >/dev/null
+}
+
+# vm/busy: vm/b with one more unit enabled by the tree, which keeps a CPU
+# busy (the explain scenario's target b; deployed only in that scenario, by
+# the guest's first boot, so the other scenarios' deployments stay three).
+commit_busy_ref() {
+  local o=$WORK/overlay-busy
+  install -D -m 0644 "$HERE/guest/bootbench-vm-busy.service" "$o/usr/lib/systemd/system/bootbench-vm-busy.service"
+  mkdir -p "$o/usr/lib/systemd/system/multi-user.target.wants"
+  ln -sf ../bootbench-vm-busy.service "$o/usr/lib/systemd/system/multi-user.target.wants/bootbench-vm-busy.service"
+  install -D -m 0644 /dev/null "$o/usr/lib/bootbench-vm/variant"
+  echo busy >"$o/usr/lib/bootbench-vm/variant"
+  ostree commit --repo="$REPO" --branch=vm/busy --tree=ref=vm/b --tree=dir="$o" --selinux-policy="$ROOTFS" \
+    --subject="bootbench VM test: b with a busy service" --add-metadata-string=version=busy >/dev/null
 }
 
 # ostree's syslinux writer edits the config it finds: it must exist before
@@ -392,8 +438,12 @@ write_manifest() {
     echo "PART_OFFSET=$([ "$BOOT_MODE" = extlinux ] && echo $PART_OFFSET || echo 0)"
     echo "OS=$OS"
     echo "SELINUX=$SELINUX_MODE"
-    for v in base a b; do
+    for v in base a b busy; do
       echo "COMMIT_${v^^}=$(ostree rev-parse --repo="$REPO" "vm/$v")"
+    done
+    local hist=$SR/ostree/hist-repo n
+    for n in 4 3 2 1; do
+      echo "COMMIT_HIST$n=$(ostree rev-parse --repo="$hist" "vm/hist$([ $n = 4 ] || printf '^%.0s' $(seq $((4 - n))))")"
     done
     # Deployment directories: <checksum>.<serial>, with refspec in .origin.
     for dep in "$SR/ostree/deploy/$OS/deploy"/*.origin; do

@@ -282,6 +282,12 @@ def check(scenario, lines, img, out):
         check_wrong_boot(boots, img, out, lines)
     elif scenario == "power-cut":
         check_power_cut(every, boots, img, out, lines)
+    elif scenario == "explain":
+        import vm_explain  # its checks use this module's
+        vm_explain.check_explain(boots, img, out)
+    elif scenario == "bisect":
+        import vm_bisect  # its checks use this module's
+        vm_bisect.check_bisect(boots, img, out, lines)
     else:
         {"smoke": check_smoke, "experiment": check_experiment, "ansible": check_experiment}[scenario](boots, img, out)
     if any("cut" in b for b in every):
