@@ -55,6 +55,11 @@ std::string error_of(const std::string& text) {
     return "";
 }
 
+// kBisect with `keys` first in its [bisect] table (their line is 12).
+std::string with_keys(const std::string& keys) {
+    return replace(kBisect, "[bisect]\n", "[bisect]\n" + keys);
+}
+
 const std::string kBenches =
     "the benches give: boot_firmware_s, boot_initrd_s, boot_kernel_s, boot_loader_s, "
     "boot_total_s, boot_userspace_s, mem_slab_mib, mem_used_mib, processes, "
@@ -104,8 +109,7 @@ TEST_CASE("a bisect file may set its runs: endpoint_runs, step_runs, confirm_run
     CHECK(defaults.step_runs == 8);
     CHECK(defaults.confirm_runs == 4);
     BisectRules set =
-        parse_bisect(replace(kBisect, "[bisect]\n",
-                             "[bisect]\nendpoint_runs = 5\nstep_runs = 6\nconfirm_runs = 2\n"),
+        parse_bisect(with_keys("endpoint_runs = 5\nstep_runs = 6\nconfirm_runs = 2\n"),
                      "bisect.toml")
             .bisect.rules;
     CHECK(set.endpoint_runs == 5);
@@ -119,26 +123,22 @@ TEST_CASE("a bisect file may set its runs: endpoint_runs, step_runs, confirm_run
 TEST_CASE("a bisect's runs are whole numbers, enough for a rank test below alpha, at most 50",
           "[bisect]") {
     CHECK(
-        error_of(replace(kBisect, "[bisect]\n",
-                         "[bisect]\nendpoint_runs = 4\nstep_runs = 4\nconfirm_runs = 1\n")) ==
+        error_of(with_keys("endpoint_runs = 4\nstep_runs = 4\nconfirm_runs = 1\n")) ==
         "bisect.toml:12:1: bisect.endpoint_runs = 4: with fewer than 5 runs each, bad's rank test "
         "against good cannot go below alpha 0.01; use at least 5\n"
         "bisect.toml:13:1: bisect.step_runs = 4: with fewer than 5 runs a candidate's rank test "
         "against good cannot go below alpha 0.01; use at least 5\n"
         "bisect.toml:14:1: bisect.confirm_runs = 1: with fewer than 2 runs each the final pair's "
         "direct A/B is not interleaved (good, bad, good, bad); use at least 2");
-    CHECK(error_of(replace(
-              kBisect, "[bisect]\n",
-              "[bisect]\nendpoint_runs = 51\nstep_runs = -3\nconfirm_runs = 9999999999\n")) ==
+    CHECK(error_of(with_keys("endpoint_runs = 51\nstep_runs = -3\nconfirm_runs = 9999999999\n")) ==
           "bisect.toml:12:1: bisect.endpoint_runs = 51: use at most 50 (the default is 10)\n"
           "bisect.toml:13:1: bisect.step_runs = -3: with fewer than 5 runs a candidate's rank test "
           "against good cannot go below alpha 0.01; use at least 5\n"
           "bisect.toml:14:1: bisect.confirm_runs = 9999999999: use at most 50 (the default is 4)");
-    CHECK(error_of(replace(kBisect, "[bisect]\n",
-                           "[bisect]\nendpoint_runs = true\nstep_runs = \"6\"\n")) ==
+    CHECK(error_of(with_keys("endpoint_runs = true\nstep_runs = \"6\"\n")) ==
           "bisect.toml:12:1: bisect.endpoint_runs must be a whole number, not a boolean\n"
           "bisect.toml:13:1: bisect.step_runs must be a whole number, not a string");
-    CHECK(error_of(replace(kBisect, "[bisect]\n", "[bisect]\nmore_runs = 2\n")) ==
+    CHECK(error_of(with_keys("more_runs = 2\n")) ==
           "bisect.toml:12:1: unknown key 'more_runs' in [bisect]");
 }
 
