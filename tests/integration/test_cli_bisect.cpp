@@ -97,6 +97,18 @@ TEST_CASE("simulate of a bisect file names the build that made it slower", "[bis
           std::string::npos);
     CHECK(d.out.find("dry run: nothing is changed.") != std::string::npos);
 
+    // fewer runs a decision, for a regression far above the noise: the plan counts them
+    fs::path fewer =
+        write_file(tmp.path(), "fewer.toml",
+                   bisect_file(keys + "endpoint_runs = 5\nstep_runs = 5\nconfirm_runs = 2\n"));
+    CliResult fr = run_cli({"bisect", "--dry-run", "--sysroot", sandbox.string(), fewer.string()});
+    INFO(fr.out + fr.err);
+    CHECK(fr.status == 0);
+    CHECK(fr.out.find(
+              "the search: 6 builds between good and bad, 3 steps; 29 runs (one boot each)") !=
+          std::string::npos); // 2 x 5 + 3 x 5 + 2 x 2
+    CHECK(fr.out.find("; at most 218 runs (") != std::string::npos);
+
     // a candidate that is not in the ref's history between good and bad
     fs::path listed = write_file(tmp.path(), "listed.toml",
                                  bisect_file(keys + "candidates = [\"" + run.commits[2].substr(0, 10) +

@@ -10,6 +10,8 @@ documentation fails here:
 - every key and table the experiment parser allows (the allow_keys lists of
   src/core/experiment/experiment*.cpp and each bench kind's in
   src/core/experiment/kinds/) and every bench kind is under EXPERIMENT FILE;
+- every key of a bisect file's [bisect] table (the allow_keys lists of
+  src/core/bisect/bisect_config.cpp) is under BISECT FILE;
 - every ExitCode of src/core/base/error.hpp is under EXIT STATUS.
 
 usage: man_test.py BOOTBENCH MANPAGE SOURCE_ROOT
@@ -76,13 +78,19 @@ def commands_of(usage):
     return [m.group(1) for m in re.finditer(r"^  (\S+)  ", after, re.M)]
 
 
-def parser_keys(src):
+def parser_keys(files):
     keys = set()
-    folder = src / "src/core/experiment"
-    for f in sorted(folder.glob("experiment*.cpp")) + sorted(folder.glob("kinds/*.cpp")):
+    for f in files:
         for call in re.findall(r"\ballow(?:_keys)?\([^{]*\{([^}]*)\}", f.read_text()):
             keys.update(re.findall(r'"([^"]+)"', call))
     return keys
+
+
+def check_keys(keys, page, section, fewest):
+    check(f"the keys of {section} were found", len(keys) >= fewest, sorted(keys))
+    text = page.get(section, "")
+    for key in sorted(keys):
+        check(f"{section} documents '{key}'", re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text))
 
 
 def bench_kinds(src):
@@ -112,15 +120,21 @@ def check_commands(binary, page):
 
 
 def check_experiment_keys(src, page):
-    keys = parser_keys(src)
-    check("the parser's allowed keys were found", len(keys) > 40, sorted(keys))
+    folder = src / "src/core/experiment"
+    check_keys(parser_keys(sorted(folder.glob("experiment*.cpp")) + sorted(folder.glob("kinds/*.cpp"))),
+               page, "EXPERIMENT FILE", 40)
     text = page.get("EXPERIMENT FILE", "")
-    for key in sorted(keys):
-        check(f"EXPERIMENT FILE documents '{key}'", re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text))
     kinds = bench_kinds(src)
     check("the bench kinds were found", len(kinds) >= 5, kinds)
     for kind in kinds:
         check(f"EXPERIMENT FILE documents bench kind '{kind}'", re.search(rf"(?<![\w-]){re.escape(kind)}(?![\w-])", text))
+
+
+def check_bisect_keys(src, page):
+    keys = parser_keys([src / "src/core/bisect/bisect_config.cpp"])
+    # the file's top-level tables are the experiment file's, checked above
+    keys -= parser_keys(sorted((src / "src/core/experiment").glob("experiment*.cpp")))
+    check_keys(keys, page, "BISECT FILE", 10)
 
 
 def check_exit_codes(src, page):
@@ -147,10 +161,11 @@ def main():
     # Wide: no paragraph is broken (or hyphenated) inside a name.
     _, wide, _ = render(manpage, 1000)
     page = sections(wide)
-    for name in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXPERIMENT FILE", "EXIT STATUS"):
+    for name in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXPERIMENT FILE", "BISECT FILE", "EXIT STATUS"):
         check(f"section {name}", name in page, sorted(page))
     check_commands(binary, page)
     check_experiment_keys(src, page)
+    check_bisect_keys(src, page)
     check_exit_codes(src, page)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0

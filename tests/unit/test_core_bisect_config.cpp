@@ -3,6 +3,7 @@
 #include "catch.hpp"
 #include "core/base/error.hpp"
 #include "core/bisect/bisect_config.hpp"
+#include "core/stats/stats.hpp"
 #include "experiment_text.hpp"
 
 #include <string>
@@ -54,6 +55,11 @@ std::string error_of(const std::string& text) {
     return "";
 }
 
+// kBisect with `keys` first in its [bisect] table (their line is 12).
+std::string with_keys(const std::string& keys) {
+    return replace(kBisect, "[bisect]\n", "[bisect]\n" + keys);
+}
+
 const std::string kBenches =
     "the benches give: boot_firmware_s, boot_initrd_s, boot_kernel_s, boot_loader_s, "
     "boot_total_s, boot_userspace_s, mem_slab_mib, mem_used_mib, processes, "
@@ -95,6 +101,54 @@ TEST_CASE("a bisect's threshold must be above 0 and below 1", "[bisect]") {
           "got 0");
     CHECK(error_of(replace(kImages, "threshold = 0.1", "threshold = \"5%\"")) ==
           "bisect.toml:12:1: bisect.threshold must be a number, not a string");
+}
+
+TEST_CASE("a bisect file may set its runs: endpoint_runs, step_runs, confirm_runs", "[bisect]") {
+    BisectRules defaults = parse_bisect(kBisect, "bisect.toml").bisect.rules;
+    CHECK(defaults.endpoint_runs == 10);
+    CHECK(defaults.step_runs == 8);
+    CHECK(defaults.confirm_runs == 4);
+    BisectRules set =
+        parse_bisect(with_keys("endpoint_runs = 5\nstep_runs = 6\nconfirm_runs = 2\n"),
+                     "bisect.toml")
+            .bisect.rules;
+    CHECK(set.endpoint_runs == 5);
+    CHECK(set.step_runs == 6);
+    CHECK(set.confirm_runs == 2);
+    CHECK(set.more_runs == defaults.more_runs);
+    CHECK(set.max_rounds == defaults.max_rounds);
+    CHECK(set.alpha == defaults.alpha);
+}
+
+TEST_CASE("a bisect's runs are whole numbers, enough for a rank test below alpha, at most 50",
+          "[bisect]") {
+    CHECK(
+        error_of(with_keys("endpoint_runs = 4\nstep_runs = 4\nconfirm_runs = 1\n")) ==
+        "bisect.toml:12:1: bisect.endpoint_runs = 4: with fewer than 5 runs each, bad's rank test "
+        "against good cannot go below alpha 0.01; use at least 5\n"
+        "bisect.toml:13:1: bisect.step_runs = 4: with fewer than 5 runs a candidate's rank test "
+        "against good cannot go below alpha 0.01; use at least 5\n"
+        "bisect.toml:14:1: bisect.confirm_runs = 1: with fewer than 2 runs each the final pair's "
+        "direct A/B is not interleaved (good, bad, good, bad); use at least 2");
+    CHECK(error_of(with_keys("endpoint_runs = 51\nstep_runs = -3\nconfirm_runs = 9999999999\n")) ==
+          "bisect.toml:12:1: bisect.endpoint_runs = 51: use at most 50 (the default is 10)\n"
+          "bisect.toml:13:1: bisect.step_runs = -3: with fewer than 5 runs a candidate's rank test "
+          "against good cannot go below alpha 0.01; use at least 5\n"
+          "bisect.toml:14:1: bisect.confirm_runs = 9999999999: use at most 50 (the default is 4)");
+    CHECK(error_of(with_keys("endpoint_runs = true\nstep_runs = \"6\"\n")) ==
+          "bisect.toml:12:1: bisect.endpoint_runs must be a whole number, not a boolean\n"
+          "bisect.toml:13:1: bisect.step_runs must be a whole number, not a string");
+    CHECK(error_of(with_keys("more_runs = 2\n")) ==
+          "bisect.toml:12:1: unknown key 'more_runs' in [bisect]");
+}
+
+TEST_CASE("5 runs against 5 are the fewest whose exact rank test can go below a bisect's alpha",
+          "[bisect]") {
+    double alpha = BisectRules{}.alpha;
+    CHECK(mann_whitney({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}).p_value < alpha); // 2 / C(10, 5)
+    CHECK(mann_whitney({1, 2, 3, 4}, {6, 7, 8, 9}).p_value > alpha);        // 2 / C(8, 4)
+    CHECK(mann_whitney({1, 2, 3, 4}, {6, 7, 8, 9, 10}).p_value >
+          alpha); // a step of 4 against good's 5
 }
 
 TEST_CASE("a bisect's metric is one a bench gives; without one it needs experiment.primary",
@@ -204,7 +258,8 @@ TEST_CASE("a bisect file names no targets, baseline or runs, and needs [bisect]"
     CHECK(error_of(ab) == "bisect.toml:3:1: experiment.baseline: a bisect compares its builds with "
                           "[bisect] good and bad: remove it\n"
                           "bisect.toml:4:1: experiment.runs: a bisect chooses how many runs each "
-                          "build needs: remove it\n"
+                          "build needs: remove it (a first round's runs: [bisect] endpoint_runs, "
+                          "step_runs, confirm_runs)\n"
                           "bisect.toml:17:3: a bisect names its builds in [bisect] (good, bad, "
                           "candidates or tags): remove the "
                           "[[target]] tables");

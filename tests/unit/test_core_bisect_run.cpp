@@ -5,6 +5,7 @@
 #include "catch.hpp"
 #include "core/base/error.hpp"
 #include "core/bisect/bisect_run.hpp"
+#include "experiment_text.hpp"
 
 #include <map>
 #include <string>
@@ -191,6 +192,28 @@ TEST_CASE("a bisection's estimate: the steps of a binary search and the runs of 
     CHECK(e.runs_at_most == 60 + 7 * (6 + 4 * 5 + 6));
     CHECK(estimate_bisect(4, rules).steps == 2); // 3 gaps: 2, 1
     CHECK(estimate_bisect(5, rules).steps == 2); // 4 gaps: 2, 1
+}
+
+TEST_CASE("a bisect file's runs: the search asks for them and its estimate counts them") {
+    std::vector<CommitInfo> history;
+    for (const auto& c : commits())
+        history.push_back({c, "", "", ""});
+    BisectFile f = parse_bisect(
+        test::replace(kFile, "[bisect]\n",
+                      "[bisect]\nendpoint_runs = 5\nstep_runs = 5\nconfirm_runs = 2\n"),
+        "b.toml");
+    BisectRun run = begin_bisect_run(f, "r:os", history, 7);
+    CHECK(run.search.rules.endpoint_runs == 5);
+    CHECK(run.search.rules.step_runs == 5);
+    CHECK(run.search.rules.confirm_runs == 2);
+    CHECK(run.search.pending == std::vector<int>{0, 5, 0, 5, 0, 5, 0, 5, 0, 5});
+    CHECK(bisect_run_from_json(to_json(run), "state").search.rules.step_runs == 5);
+    BisectEstimate e = estimate_bisect(16, run.search.rules);
+    CHECK(e.steps == 4);
+    CHECK(e.runs_first_rounds == 10 + 4 * 5 + 4);
+    CHECK(e.runs_at_most == 34 + 7 * (6 + 4 * 5 + 6));
+    CHECK(estimate_bisect(6, run.search.rules).runs_first_rounds ==
+          10 + 3 * 5 + 4); // 4 between: 3 steps
 }
 
 TEST_CASE("status says where the search stands, and its verdict once done") {

@@ -176,11 +176,60 @@ void read_threshold(TomlReader& r, const toml::table& t, BisectConfig& c) {
             got);
 }
 
+// A [bisect] key that sets how many runs a decision asks for first: its
+// field of BisectRules, the fewest that can decide, and why.
+struct RunsKey {
+    const char* key;
+    int BisectRules::*field;
+    int fewest;
+    const char* why_fewest;
+};
+constexpr int kMostRuns = 50;
+// 5 against 5: the exact two-sided rank test's smallest p is 2 / C(10, 5) = 0.0079;
+// 4 against 4 (or 5) cannot go below 0.01.
+static_assert(BisectRules{}.alpha == 0.01, "the messages below say alpha 0.01");
+const RunsKey kRunsKeys[] = {
+    {"endpoint_runs", &BisectRules::endpoint_runs, 5,
+     "with fewer than 5 runs each, bad's rank test against good cannot go below alpha 0.01"},
+    {"step_runs", &BisectRules::step_runs, 5,
+     "with fewer than 5 runs a candidate's rank test against good cannot go below alpha 0.01"},
+    {"confirm_runs", &BisectRules::confirm_runs, 2,
+     "with fewer than 2 runs each the final pair's direct A/B is not interleaved (good, bad, good, "
+     "bad)"},
+};
+
+// The message for a count outside [fewest, kMostRuns], "" when inside.
+std::string runs_problem(const RunsKey& k, int64_t v, const BisectRules& defaults) {
+    std::string head = std::string("bisect.") + k.key + " = " + std::to_string(v) + ": ";
+    if (v < k.fewest)
+        return head + k.why_fewest + "; use at least " + std::to_string(k.fewest);
+    if (v > kMostRuns)
+        return head + "use at most " + std::to_string(kMostRuns) + " (the default is " +
+               std::to_string(defaults.*k.field) + ")";
+    return "";
+}
+
+void read_runs(TomlReader& r, const toml::table& t, BisectRules& rules) {
+    const BisectRules defaults;
+    for (const RunsKey& k : kRunsKeys) {
+        auto v = r.integer(t, k.key, std::string("bisect.") + k.key, {INT64_MIN, INT64_MAX});
+        if (!v)
+            continue;
+        std::string problem = runs_problem(k, *v, defaults);
+        if (problem.empty())
+            rules.*k.field = static_cast<int>(*v);
+        else
+            r.error_at(t, k.key, problem);
+    }
+}
+
 void read_bisect(TomlReader& r, const toml::table& root, const Experiment& e, BisectConfig& c) {
     const toml::table* t = r.require_table(root, "bisect", "[bisect]");
     if (!t)
         return;
-    r.allow_keys(*t, "[bisect]", {"good", "bad", "candidates", "tags", "metric", "threshold"});
+    r.allow_keys(*t, "[bisect]",
+                 {"good", "bad", "candidates", "tags", "metric", "threshold", "endpoint_runs",
+                  "step_runs", "confirm_runs"});
     auto good = read_build(r, *t, "good");
     auto bad = read_build(r, *t, "bad");
     if (good && bad)
@@ -191,6 +240,7 @@ void read_bisect(TomlReader& r, const toml::table& root, const Experiment& e, Bi
     check_candidate_names(r, *t, c);
     read_metric(r, *t, e, c);
     read_threshold(r, *t, c);
+    read_runs(r, *t, c.rules);
 }
 
 } // namespace

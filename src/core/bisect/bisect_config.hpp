@@ -3,6 +3,7 @@
 // benches) and a [bisect] table naming good, bad, the builds between them
 // and the metric that regressed. Read through the experiment's TomlReader,
 // so one run of the parser reports every mistake as FILE:LINE:COL.
+#include "core/bisect/classify.hpp"
 #include "core/experiment/experiment.hpp"
 
 #include <string>
@@ -26,6 +27,9 @@ struct BisectConfig {
     std::string tags; // a glob on the image's tags, e.g. "stable-2026*"
     std::string metric;
     double threshold = 0.05; // the smallest relative change that counts
+    // endpoint_runs, step_runs and confirm_runs as the file sets them; the
+    // rest as tuned (fewer runs suit only a regression far above the noise).
+    BisectRules rules;
 };
 
 struct BisectFile {

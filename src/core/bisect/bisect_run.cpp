@@ -97,8 +97,9 @@ BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
         run.commits.push_back(c.checksum);
     run.labels = build_labels(run.commits);
     run.history = std::move(history);
-    run.search = start_bisect(run.labels, f.bisect.metric, metric_direction(f.experiment, f.bisect.metric),
-                              f.bisect.threshold, seed);
+    run.search =
+        start_bisect(run.labels, f.bisect.metric, metric_direction(f.experiment, f.bisect.metric),
+                     f.bisect.threshold, seed, f.bisect.rules);
     return run;
 }
 

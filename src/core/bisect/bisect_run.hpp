@@ -40,7 +40,8 @@ std::vector<std::string> build_labels(const std::vector<std::string>& commits);
 // The metric's direction: its bench's, else the catalogue's (lower when unknown).
 Better metric_direction(const Experiment& e, const std::string& metric);
 
-// The search before any run, over `history` (good first, bad last).
+// The search before any run, over `history` (good first, bad last), with
+// the file's rules (its runs a decision).
 BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
                            std::vector<CommitInfo> history, std::uint64_t seed);
 

@@ -26,7 +26,9 @@ void refuse_ab_keys(TomlReader& r, const toml::table& root, const toml::table& t
         r.error_at(t, "baseline", "experiment.baseline: a bisect compares its builds with [bisect] good and bad: "
                                   "remove it");
     if (t.contains("runs"))
-        r.error_at(t, "runs", "experiment.runs: a bisect chooses how many runs each build needs: remove it");
+        r.error_at(t, "runs",
+                   "experiment.runs: a bisect chooses how many runs each build needs: remove it "
+                   "(a first round's runs: [bisect] endpoint_runs, step_runs, confirm_runs)");
 }
 
 void read_experiment_table(TomlReader& r, const toml::table& root, Experiment& e, ExperimentFile file) {
