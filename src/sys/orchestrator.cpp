@@ -33,6 +33,7 @@
 #include "sys/store/user_lines.hpp"
 
 #include <iostream>
+#include <set>
 
 namespace bootbench::sys {
 
@@ -340,6 +341,22 @@ void say_bisect_step(Context& c, const core::BisectRun& before, const core::Bise
         c.log.line("bisect: " + after.search.verdict);
 }
 
+std::set<std::string> target_names(const core::State& s) {
+    std::set<std::string> out;
+    for (const auto& t : s.targets)
+        out.insert(t.target);
+    return out;
+}
+
+// The builds this step deployed (pulled first from the ref's remote when the
+// repository lacked them), for whoever follows the night in the journal.
+void say_new_builds(Context& c, const std::set<std::string>& had, const core::BisectRun& run) {
+    for (const auto& t : c.state.targets)
+        if (!had.contains(t.target))
+            c.log.line("bisect: deployed build " + t.target + " (" + core::describe(t.deployment) + ") of " +
+                       run.refspec);
+}
+
 // Once the search is done, before the cleanup removes its builds: a report
 // that cannot be written is said, and the runs and the state keep it all.
 void write_bisect_files(Context& c, const core::BisectRun& run) {
@@ -361,9 +378,11 @@ void decide_bisect(Context& c) {
     std::string metric = before.search.metric;
     core::Fed f = core::feed_finished_runs(before, c.state,
                                            [&](const core::RunSlot& slot) { return run_value(c, slot, metric); });
+    std::set<std::string> had = target_names(f.state);
     c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, unit_spec(c.experiment));
     c.state.bisect = core::to_json(f.run);
     say_bisect_step(c, before, f.run);
+    say_new_builds(c, had, f.run);
     if (just_done(before, f.run))
         write_bisect_files(c, f.run);
     c.save();

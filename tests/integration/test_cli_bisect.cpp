@@ -71,6 +71,10 @@ TEST_CASE("simulate of a bisect file names the build that made it slower", "[bis
     CHECK(s.phase == core::Phase::finished);
     // only the builds the search asked for were deployed, and none is left
     CHECK(s.targets.size() < 8);
+    // each build the search asked for is said as it is deployed (good and bad at start)
+    for (const auto& t : s.targets)
+        if (t.target != run.labels[0] && t.target != run.labels[7])
+            CHECK(r.err.find("bootbench: bisect: deployed build " + t.target + " (") != std::string::npos);
     CHECK(r.err.find("the sandbox's history: 8 builds of ") != std::string::npos);
     CHECK(fs::exists(results / "runs" / (run.labels[0] + "-1.json")));
     for (const char* f : {"bisect.md", "bisect.svg", "bisect.html", "bisect.json", "report.md"})
