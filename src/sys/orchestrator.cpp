@@ -33,7 +33,6 @@
 #include "sys/store/user_lines.hpp"
 
 #include <iostream>
-#include <set>
 
 namespace bootbench::sys {
 
@@ -341,20 +340,13 @@ void say_bisect_step(Context& c, const core::BisectRun& before, const core::Bise
         c.log.line("bisect: " + after.search.verdict);
 }
 
-std::set<std::string> target_names(const core::State& s) {
-    std::set<std::string> out;
-    for (const auto& t : s.targets)
-        out.insert(t.target);
-    return out;
-}
-
 // The builds this step deployed (pulled first from the ref's remote when the
-// repository lacked them), for whoever follows the night in the journal.
-void say_new_builds(Context& c, const std::set<std::string>& had, const core::BisectRun& run) {
-    for (const auto& t : c.state.targets)
-        if (!had.contains(t.target))
-            c.log.line("bisect: deployed build " + t.target + " (" + core::describe(t.deployment) + ") of " +
-                       run.refspec);
+// repository lacked them), for whoever follows the night in the journal:
+// queue_bisect_builds appends them after the `had` targets there were.
+void say_new_builds(Context& c, size_t had, const core::BisectRun& run) {
+    for (size_t i = had; i < c.state.targets.size(); ++i)
+        c.log.line("bisect: deployed build " + c.state.targets[i].target + " (" +
+                   core::describe(c.state.targets[i].deployment) + ") of " + run.refspec);
 }
 
 // Once the search is done, before the cleanup removes its builds: a report
@@ -378,7 +370,7 @@ void decide_bisect(Context& c) {
     std::string metric = before.search.metric;
     core::Fed f = core::feed_finished_runs(before, c.state,
                                            [&](const core::RunSlot& slot) { return run_value(c, slot, metric); });
-    std::set<std::string> had = target_names(f.state);
+    size_t had = f.state.targets.size();
     c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, unit_spec(c.experiment));
     c.state.bisect = core::to_json(f.run);
     say_bisect_step(c, before, f.run);
