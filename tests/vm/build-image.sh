@@ -233,8 +233,7 @@ add_test_files() {
   install -D -m 0644 "$HERE/guest/explain.toml" "$r/usr/etc/bootbench-vm/explain.toml"
   install -D -m 0644 "$HERE/guest/bisect.toml" "$r/usr/etc/bootbench-vm/bisect.toml"
   add_hostile_host
-  install -D -m 0644 /dev/null "$r/usr/lib/bootbench-vm/variant"
-  echo base >"$r/usr/lib/bootbench-vm/variant"
+  overlay_variant "$r" base
   add_ssh_access
 }
 
@@ -315,8 +314,7 @@ commit_refs() {
     --subject="bootbench VM test base" --add-metadata-string=version=base >/dev/null
   local v
   for v in a b; do
-    mkdir -p "$WORK/overlay-$v/usr/lib/bootbench-vm"
-    echo "$v" >"$WORK/overlay-$v/usr/lib/bootbench-vm/variant"
+    overlay_variant "$WORK/overlay-$v" "$v"
     ostree commit --repo="$REPO" --branch="vm/$v" --tree=ref=vm/base --tree=dir="$WORK/overlay-$v" \
       --selinux-policy="$ROOTFS" \
       --subject="bootbench VM test target $v" --add-metadata-string=version="$v" >/dev/null
@@ -335,13 +333,8 @@ commit_history() {
   local n o hist=$SR/ostree/hist-repo
   for n in 1 2 3 4; do
     o=$WORK/overlay-hist-$n
-    install -D -m 0644 /dev/null "$o/usr/lib/bootbench-vm/variant"
-    echo "hist$n" >"$o/usr/lib/bootbench-vm/variant"
-    if [ "$n" -ge 3 ]; then
-      install -D -m 0644 "$HERE/guest/bootbench-vm-busy.service" "$o/usr/lib/systemd/system/bootbench-vm-busy.service"
-      mkdir -p "$o/usr/lib/systemd/system/multi-user.target.wants"
-      ln -sf ../bootbench-vm-busy.service "$o/usr/lib/systemd/system/multi-user.target.wants/bootbench-vm-busy.service"
-    fi
+    overlay_variant "$o" "hist$n"
+    [ "$n" -lt 3 ] || overlay_busy_unit "$o"
     ostree commit --repo="$REPO" --branch=vm/hist --tree=ref=vm/a --tree=dir="$o" --selinux-policy="$ROOTFS" \
       --subject="bootbench VM test: build $n$([ "$n" = 3 ] && echo ', with bootbench-vm-busy.service')" \
       --add-metadata-string=version="hist-$n" >/dev/null
@@ -353,16 +346,26 @@ commit_history() {
   ostree prune --repo="$REPO" --refs-only >/dev/null
 }
 
+# An overlay's /usr/lib/bootbench-vm/variant: which tree booted, on the console.
+overlay_variant() {
+  install -D -m 0644 /dev/null "$1/usr/lib/bootbench-vm/variant"
+  echo "$2" >"$1/usr/lib/bootbench-vm/variant"
+}
+
+# The busy unit, enabled by the tree's own wants link (as an image enables one).
+overlay_busy_unit() {
+  install -D -m 0644 "$HERE/guest/bootbench-vm-busy.service" "$1/usr/lib/systemd/system/bootbench-vm-busy.service"
+  mkdir -p "$1/usr/lib/systemd/system/multi-user.target.wants"
+  ln -sf ../bootbench-vm-busy.service "$1/usr/lib/systemd/system/multi-user.target.wants/bootbench-vm-busy.service"
+}
+
 # vm/busy: vm/b with one more unit enabled by the tree, which keeps a CPU
 # busy (the explain scenario's target b; deployed only in that scenario, by
 # the guest's first boot, so the other scenarios' deployments stay three).
 commit_busy_ref() {
   local o=$WORK/overlay-busy
-  install -D -m 0644 "$HERE/guest/bootbench-vm-busy.service" "$o/usr/lib/systemd/system/bootbench-vm-busy.service"
-  mkdir -p "$o/usr/lib/systemd/system/multi-user.target.wants"
-  ln -sf ../bootbench-vm-busy.service "$o/usr/lib/systemd/system/multi-user.target.wants/bootbench-vm-busy.service"
-  install -D -m 0644 /dev/null "$o/usr/lib/bootbench-vm/variant"
-  echo busy >"$o/usr/lib/bootbench-vm/variant"
+  overlay_busy_unit "$o"
+  overlay_variant "$o" busy
   ostree commit --repo="$REPO" --branch=vm/busy --tree=ref=vm/b --tree=dir="$o" --selinux-policy="$ROOTFS" \
     --subject="bootbench VM test: b with a busy service" --add-metadata-string=version=busy >/dev/null
 }
@@ -441,9 +444,10 @@ write_manifest() {
     for v in base a b busy; do
       echo "COMMIT_${v^^}=$(ostree rev-parse --repo="$REPO" "vm/$v")"
     done
-    local hist=$SR/ostree/hist-repo n
-    for n in 4 3 2 1; do
-      echo "COMMIT_HIST$n=$(ostree rev-parse --repo="$hist" "vm/hist$([ $n = 4 ] || printf '^%.0s' $(seq $((4 - n))))")"
+    local n rev=vm/hist
+    for n in 4 3 2 1; do # the head, then each build's parent
+      echo "COMMIT_HIST$n=$(ostree rev-parse --repo="$SR/ostree/hist-repo" "$rev")"
+      rev=$rev^
     done
     # Deployment directories: <checksum>.<serial>, with refspec in .origin.
     for dep in "$SR/ostree/deploy/$OS/deploy"/*.origin; do

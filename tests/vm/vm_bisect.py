@@ -11,7 +11,7 @@ remote, and leave the machine as it was."""
 import json
 from pathlib import Path
 
-from vm_checks import expect, read_results
+from vm_checks import check_default_is_base, expect, read_deployments, read_results
 
 EXPERIMENT = "vm-bisect"
 BUSY_UNIT = "bootbench-vm-busy.service"
@@ -63,13 +63,11 @@ def check_runs(img, out):
 
 
 def check_restored(img, out):
-    info = json.loads((Path(out) / "deployments.json").read_text())
+    info = read_deployments(out)
     deps = sorted(info["deployments"])
     expected = sorted(img.deployment(v) for v in ("base", "a", "b"))
     expect(deps == expected, f"deployments after the bisection: {deps}; expected the image's three {expected}")
-    default = info["boot_entries"][0]
-    expect("bootbench_vm.variant=base" in default.get("options", ""),
-           f"the default boot entry is {default.get('title')!r}, expected vm/base's")
+    check_default_is_base(info)
     print("restored: base is the default, every build bootbench deployed is gone")
 
 

@@ -779,26 +779,44 @@ def report_run_counts(report):
     return counts
 
 
+def read_deployments(out):
+    """deployments.json of the read-out: {"deployments": {...}, "boot_entries": [...]}."""
+    return json.loads((Path(out) / "deployments.json").read_text())
+
+
+def is_pinned(deployment):
+    return bool(re.search(r"^pinned=true", deployment["origin"], re.M))
+
+
+def check_no_unit_left(deps):
+    for name, d in deps.items():
+        leftovers = [u for u in d["units"] + d["wants"] if u.startswith("bootbench-resume")]
+        expect(not leftovers, f"deployment {name} still has {leftovers} in its /etc/systemd/system")
+
+
+def check_default_is_base(info):
+    default = info["boot_entries"][0]
+    expect("bootbench_vm.variant=base" in default.get("options", ""),
+           f"the default boot entry is {default.get('title')!r} ({default.get('options')}), "
+           "expected vm/base's")
+
+
 def check_restored(boots, img, out):
     last = boots[-1]
     expect(last["variant"] == "base" and last["deployment"] == img.deployment("base"),
            f"the last boot was {last['variant']} {last['deployment']}, expected the original default "
            f"vm/base {img.deployment('base')}")
-    info = json.loads((Path(out) / "deployments.json").read_text())
+    info = read_deployments(out)
     deps = info["deployments"]
     expect(sorted(deps) == sorted(img.deployment(v) for v in ("base", "a", "b")),
            f"deployments after the experiment: {sorted(deps)}; expected the three of the image")
+    check_no_unit_left(deps)
     for name, d in deps.items():
-        leftovers = [u for u in d["units"] + d["wants"] if u.startswith("bootbench-resume")]
-        expect(not leftovers, f"deployment {name} still has {leftovers} in its /etc/systemd/system")
         before = img.manifest.get(f"PINNED_{img.variant_of_deployment(name).upper()}") == "true"
-        after = bool(re.search(r"^pinned=true", d["origin"], re.M))
+        after = is_pinned(d)
         expect(after == before, f"deployment {name} is {'' if after else 'not '}pinned after the "
                                 f"experiment, and was {'' if before else 'not '}before:\n{d['origin']}")
-    default = info["boot_entries"][0]
-    expect("bootbench_vm.variant=base" in default.get("options", ""),
-           f"the default boot entry is {default.get('title')!r} ({default.get('options')}), "
-           "expected vm/base's")
+    check_default_is_base(info)
     state = Path(out) / "bootbench" / "state.json"
     if state.exists():
         phase = json.loads(state.read_text()).get("phase")

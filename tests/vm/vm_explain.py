@@ -9,10 +9,10 @@ each, interleaved, both benches under perf stat in the tools container
 likely explanations of the CPU-bound metric b loses, and carry the counters
 or say why each was not counted."""
 import json
-import re
 from pathlib import Path
 
-from vm_checks import expect
+from vm_checks import (check_default_is_base, check_no_unit_left, expect, is_pinned, read_deployments,
+                       read_results)
 
 EXPERIMENT = "vm-explain"
 RUNS = 6
@@ -28,9 +28,8 @@ MOVING = ("context-switches", "cpu-migrations")
 def results_of(out):
     """The experiment's run results: {target: [result, ...]}."""
     by_target = {}
-    for p in sorted((Path(out) / "bootbench" / "results" / EXPERIMENT / "runs").glob("*.json")):
-        r = json.loads(p.read_text())
-        if r.get("schema") == "bootbench-run/1":
+    for r in read_results(out).values():
+        if r.get("experiment") == EXPERIMENT:
             by_target.setdefault(r.get("target"), []).append(r)
     return by_target
 
@@ -120,20 +119,16 @@ def print_sections(out):
 def check_restored(img, out):
     """base is the default again; the deployments are the image's three and
     the guest's vm/busy (bootbench's own, for b's karg, is gone); no unit left."""
-    info = json.loads((Path(out) / "deployments.json").read_text())
+    info = read_deployments(out)
     deps = info["deployments"]
     expected = sorted(img.deployment(v) for v in ("base", "a", "b"))
     busy = [d for d in deps if d.split(".")[0] == img.commit("busy")]
     expect(len(busy) == 1 and sorted(set(deps) - set(busy)) == expected,
            f"deployments after the experiment: {sorted(deps)}; expected {expected} and one of vm/busy")
+    check_no_unit_left(deps)
     for name, d in deps.items():
-        leftovers = [u for u in d["units"] + d["wants"] if u.startswith("bootbench-resume")]
-        expect(not leftovers, f"deployment {name} still has {leftovers} in its /etc/systemd/system")
-        expect(not re.search(r"^pinned=true", d["origin"], re.M) or name == img.deployment("b"),
-               f"deployment {name} is pinned after the experiment")
-    default = info["boot_entries"][0]
-    expect("bootbench_vm.variant=base" in default.get("options", ""),
-           f"the default boot entry is {default.get('title')!r} ({default.get('options')}), expected vm/base's")
+        expect(not is_pinned(d) or name == img.deployment("b"), f"deployment {name} is pinned after the experiment")
+    check_default_is_base(info)
     print("restored: base is the default, bootbench's deployment for b's kernel argument is gone, "
           "no unit left, only b pinned (as before)")
 
