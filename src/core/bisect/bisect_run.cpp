@@ -2,6 +2,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/json_read.hpp"
+#include "core/base/text.hpp"
 #include "core/experiment/metric_catalog.hpp"
 #include "core/experiment/names.hpp"
 
@@ -71,6 +72,18 @@ void read_history(const JsonReader& r, BisectRun& run) {
     }
 }
 
+// An image bisection's pinned references, one per build; absent: a ref's.
+void read_images(const JsonReader& r, BisectRun& run) {
+    if (!r.has("images"))
+        return;
+    run.images = r.strings("images");
+    if (run.images.size() != run.commits.size())
+        r.fail("images must have one entry per commit");
+    for (const auto& i : run.images)
+        if (!is_valid_image_reference(i))
+            r.fail("'" + printable(i) + "' in images is not an image reference");
+}
+
 } // namespace
 
 std::vector<std::string> build_labels(const std::vector<std::string>& commits) {
@@ -89,10 +102,11 @@ Better metric_direction(const Experiment& e, const std::string& metric) {
     return info ? info->better : Better::lower;
 }
 
-BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
-                           std::vector<CommitInfo> history, std::uint64_t seed) {
+BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec, std::vector<CommitInfo> history,
+                           std::uint64_t seed, std::vector<std::string> images) {
     BisectRun run;
     run.refspec = refspec;
+    run.images = std::move(images);
     for (const auto& c : history)
         run.commits.push_back(c.checksum);
     run.labels = build_labels(run.commits);
@@ -109,7 +123,8 @@ Experiment bisect_experiment(Experiment e, const BisectRun& run) {
     for (size_t i = 0; i < run.commits.size(); ++i) {
         Target t;
         t.name = run.labels[i];
-        t.selector = {SelectorKind::checksum, run.commits[i], -1};
+        t.selector = run.images.empty() ? Selector{SelectorKind::checksum, run.commits[i], -1}
+                                        : Selector{SelectorKind::image, run.images[i], -1};
         e.targets.push_back(std::move(t));
     }
     return e;
@@ -215,12 +230,11 @@ nlohmann::json to_json(const BisectRun& run) {
     nlohmann::json history = nlohmann::json::array();
     for (const auto& c : run.history)
         history.push_back({{"subject", c.subject}, {"version", c.version}, {"timestamp", c.timestamp}});
-    return {{"refspec", run.refspec},
-            {"commits", run.commits},
-            {"history", history},
-            {"labels", run.labels},
-            {"fed", run.fed},
-            {"search", to_json(run.search)}};
+    nlohmann::json j = {{"refspec", run.refspec}, {"commits", run.commits},   {"history", history},
+                        {"labels", run.labels},   {"fed", run.fed},           {"search", to_json(run.search)}};
+    if (!run.images.empty())
+        j["images"] = run.images;
+    return j;
 }
 
 BisectRun bisect_run_from_json(const nlohmann::json& j, const std::string& where) {
@@ -236,6 +250,7 @@ BisectRun bisect_run_from_json(const nlohmann::json& j, const std::string& where
         if (!is_valid_name(l))
             r.fail("the build label '" + l + "' is not a valid target name");
     run.fed = static_cast<size_t>(fed);
+    read_images(r, run);
     read_history(r, run);
     run.search = bisect_state_from_json(r.object("search"), where + ": search");
     return run;

@@ -24,8 +24,11 @@ namespace bootbench::core {
 inline constexpr int kBuildFailuresAllowed = 3;
 
 struct BisectRun {
-    std::string refspec;
-    std::vector<std::string> commits; // per build, oldest first: good ... bad
+    std::string refspec;              // the ref's, or the image's repository (images)
+    std::vector<std::string> commits; // per build, oldest first: good ... bad (images: digests' hex)
+    // Per build, the reference an image build is deployed from, pinned by
+    // digest (core/bisect/image_history); empty for a ref's commits.
+    std::vector<std::string> images;
     std::vector<std::string> labels;  // the builds' target names
     // Per build, its subject, version and time as the history said at the
     // start (the report's; the repository may prune them before the end).
@@ -41,12 +44,12 @@ std::vector<std::string> build_labels(const std::vector<std::string>& commits);
 Better metric_direction(const Experiment& e, const std::string& metric);
 
 // The search before any run, over `history` (good first, bad last), with
-// the file's rules (its runs a decision).
-BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec,
-                           std::vector<CommitInfo> history, std::uint64_t seed);
+// the file's rules (its runs a decision); `images` one per build, or none.
+BisectRun begin_bisect_run(const BisectFile& f, const std::string& refspec, std::vector<CommitInfo> history,
+                           std::uint64_t seed, std::vector<std::string> images = {});
 
 // The experiment of the file with one target per build (selector: its
-// commit), good's the baseline.
+// commit, or its pinned image), good's the baseline.
 Experiment bisect_experiment(Experiment e, const BisectRun& run);
 
 // Runs for `builds` (indices), ids "<label>-<k>" counting on from the

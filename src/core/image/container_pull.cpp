@@ -1,0 +1,44 @@
+#include "core/image/container_pull.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace bootbench::core {
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+bool is_checksum(const std::string& s) {
+    return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
+// "... => COMMIT" on a line of the two forms; "" otherwise.
+std::string commit_of_line(const std::string& line) {
+    size_t arrow = line.rfind(" => ");
+    if (arrow == std::string::npos || !(starts_with(line, "Wrote: ") || starts_with(line, "No changes in ")))
+        return "";
+    std::string commit = line.substr(arrow + 4);
+    return is_checksum(commit) ? commit : "";
+}
+
+} // namespace
+
+std::vector<std::string> container_pull_argv(const std::string& repo, const std::string& imgref) {
+    return {"ostree", "container", "image", "pull", repo, imgref};
+}
+
+std::optional<std::string> pulled_commit(const std::string& out) {
+    std::istringstream in(out);
+    std::optional<std::string> found;
+    for (std::string line; std::getline(in, line);)
+        if (std::string c = commit_of_line(line); !c.empty())
+            found = c;
+    return found;
+}
+
+} // namespace bootbench::core

@@ -1,0 +1,21 @@
+#pragma once
+// ostree-container's `ostree container image pull REPO IMGREF`: the command
+// that imports an image into the ostree repo as a commit (rpm-ostree and
+// bootc ship it; libostree cannot pull OCI images), and the commit its
+// output names. Pure.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bootbench::core {
+
+// The argv that imports `imgref` (an ostree image reference,
+// "ostree-unverified-registry:quay.io/x/y@sha256:...") into `repo`.
+std::vector<std::string> container_pull_argv(const std::string& repo, const std::string& imgref);
+
+// The merge commit from the pull's stdout: "Wrote: IMGREF => COMMIT", or
+// "No changes in IMGREF => COMMIT" when the image was there already
+// (ostree-ext's cli.rs since 2021); nullopt when no line names one.
+std::optional<std::string> pulled_commit(const std::string& out);
+
+} // namespace bootbench::core
