@@ -80,7 +80,6 @@ bool is_registry_component(const std::string& first) {
 void check_name(const std::string& text, const ImageRef& r) {
     static const Regex host(R"([A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?)");
     static const Regex component(R"([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)");
-    static const Regex tag(R"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})");
     if (!host.full_match(r.registry))
         bad_ref(text, "'" + r.registry + "' is not a registry host name");
     if (r.repository.empty())
@@ -97,13 +96,18 @@ void check_name(const std::string& text, const ImageRef& r) {
                               "between them, parts separated by /)");
         start = end + 1;
     }
-    if (!r.tag.empty() && !tag.full_match(r.tag))
-        bad_ref(text, "tag '" + r.tag + "' is not valid (letters, digits, _ . -; at most 128)");
+    if (!r.tag.empty() && !is_valid_tag(r.tag))
+        bad_ref(text, "tag '" + r.tag + "' is not valid (" + kTagRule + ")");
     if (!r.digest.empty() && !is_valid_digest(r.digest))
         bad_ref(text, "digest '" + r.digest + "' is not valid (sha256:<64 lower-case hex digits>)");
 }
 
 } // namespace
+
+bool is_valid_tag(const std::string& tag) {
+    static const Regex re(R"([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})");
+    return re.full_match(tag);
+}
 
 ImageRef parse_image_ref(const std::string& text) {
     if (text.empty())

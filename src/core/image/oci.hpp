@@ -26,6 +26,10 @@ struct ImageRef {
     bool operator==(const ImageRef&) const = default;
 };
 
+// A tag as the distribution spec allows it (tag lists are checked with it too).
+bool is_valid_tag(const std::string& tag);
+inline constexpr const char* kTagRule = "letters, digits, _ . -; at most 128";
+
 // Throws bootbench::Error (exit 2) that quotes the reference and says what is
 // wrong: an unknown or non-registry transport (oci:, containers-storage:...),
 // an empty or upper-case repository, a bad tag or digest.
