@@ -1,23 +1,16 @@
 #pragma once
 // Resolves an image target's tag to its manifest digest with the OCI
 // distribution API, anonymously (the bearer-token flow of ghcr.io, quay.io
-// and Docker Hub). The decisions are core/image/oci's; this file does the requests.
+// and Docker Hub: sys/net/registry_session). The decisions are core/image/oci's;
+// this file does the requests.
 #include "core/experiment/experiment.hpp"
 #include "core/image/oci.hpp"
 #include "sys/net/http.hpp"
+#include "sys/net/registry_session.hpp"
 
 #include <string>
 
 namespace bootbench::sys {
-
-struct RegistryOptions {
-    // "" = https://<registry> (registry-1.docker.io for docker.io). Tests
-    // give "http://127.0.0.1:PORT": plain http only when asked like that.
-    std::string base_url;
-    double timeout_s = 30; // each request
-    double connect_timeout_s = 10;
-    std::string ca_file; // "" = the system's CAs; see HttpRequest::ca_file
-};
 
 // HEAD /v2/<repo>/manifests/<tag> (a HEAD is not counted as a pull by Docker
 // Hub), then a GET by digest only for an index, or when the registry sent no
