@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A loopback HTTP server for bootbench's http tests: a small OCI registry
-(anonymous bearer-token flow, manifests, indexes, errors) and a notification
-sink. Standard library only.
+(anonymous bearer-token flow, manifests, indexes, errors; an image's history:
+tags listed page by page, config blobs, one sent from a "CDN") and a
+notification sink. Standard library only.
 
 It binds 127.0.0.1 only, on ports the kernel picks, and prints on stdout:
     PORT <n>     the server
@@ -79,12 +80,88 @@ REPOS = {
     "slow/x": ("v1", OCI_MANIFEST, PLAIN),
     "escdigest/x": ("v1", OCI_MANIFEST, PLAIN),
 }
+NEEDS_TOKEN = {"auth/index", "quay/list", "private/x", "denied/x", "badtoken/x", "baddigest/x",
+               "hist/os", "elsewhere/x"}
+WRONG_DIGEST = "sha256:" + "0" * 64
+
+# --- an image's history, for bisect over its registry builds ---------------
+OCI_CONFIG = "application/vnd.oci.image.config.v1+json"
+DOCKER_CONFIG = "application/vnd.docker.container.image.v1+json"
+EMPTY_CONFIG = "application/vnd.oci.empty.v1+json"
+BLOBS = {}  # digest -> the bytes served for it
+
+
+def config_blob(created, labels, arch="amd64"):
+    config = {"architecture": arch, "os": "linux", "rootfs": {"type": "layers", "diff_ids": []},
+              "config": {"Labels": labels}}
+    if created:
+        config["created"] = created
+    return json.dumps(config, sort_keys=True).encode()
+
+
+def build_manifest(config, manifest_type=OCI_MANIFEST, config_type=OCI_CONFIG, served=None):
+    """An image manifest naming `config`; its blob serves `served` (else `config`)."""
+    BLOBS[digest(config)] = config if served is None else served
+    ref = {"mediaType": config_type, "digest": digest(config), "size": len(config)}
+    return json.dumps({"schemaVersion": 2, "mediaType": manifest_type, "config": ref,
+                       "layers": []}, sort_keys=True).encode()
+
+
+def oci_version(v):
+    return {"org.opencontainers.image.version": v, "org.opencontainers.image.title": "os"}
+
+
+H1101 = build_manifest(config_blob("2026-11-01T04:10:00Z", oci_version("43.20261101.0")))
+# A Docker image with the plain "version" label only.
+H1108 = build_manifest(config_blob("2026-11-08T04:10:00.123456789Z", {"version": "43.20261108.0"}),
+                       DOCKER_MANIFEST, DOCKER_CONFIG)
+# Its config blob comes through a 307 to /cdn/ (registries send blobs from a CDN).
+H1115_CONFIG = config_blob("2026-11-15T04:10:00+00:00", oci_version("43.20261115.0"))
+H1115 = build_manifest(H1115_CONFIG)
+# A multi-architecture build: pinned by its index digest.
+H1122_AMD64 = build_manifest(config_blob("2026-11-22T04:10:00Z", oci_version("43.20261122.0")))
+H1122_ARM64 = build_manifest(config_blob("2026-11-22T04:30:00Z", oci_version("43.20261122.0"),
+                                         "arm64"))
+H1122 = index_of(OCI_INDEX, OCI_MANIFEST, [
+    ({"os": "linux", "architecture": "amd64"}, H1122_AMD64),
+    ({"os": "linux", "architecture": "arm64", "variant": "v8"}, H1122_ARM64)])
+# No created time, no labels.
+H1129 = build_manifest(config_blob(None, None))
+# A cosign-style signature: an artifact with an empty config, not a build.
+SIGNATURE = build_manifest(b"{}", config_type=EMPTY_CONFIG)
+SIGNATURE_TAG = "sha256-" + hashlib.sha256(H1101).hexdigest() + ".sig"
+# A config blob whose bytes are not the ones its digest names.
+BADBLOB_CONFIG = config_blob("2026-11-01T00:00:00Z", oci_version("1"))
+BADBLOB_SERVED = config_blob("2026-11-01T00:00:00Z", oci_version("2"))
+BADBLOB = build_manifest(BADBLOB_CONFIG, served=BADBLOB_SERVED)
+REDIRECTED_BLOBS = {digest(H1115_CONFIG)}
+
+# repository -> tag -> (content type, body); their bodies are served by digest too.
+TAGGED = {
+    "hist/os": {
+        "stable-20261101": (OCI_MANIFEST, H1101),
+        "stable-20261108": (DOCKER_MANIFEST, H1108),
+        "stable-20261115": (OCI_MANIFEST, H1115),
+        "stable-20261122": (OCI_INDEX, H1122),
+        "stable-20261129": (OCI_MANIFEST, H1129),
+        "latest": (OCI_MANIFEST, H1129),
+        SIGNATURE_TAG: (OCI_MANIFEST, SIGNATURE),
+    },
+    "badblob/os": {"v1": (OCI_MANIFEST, BADBLOB)},
+}
 BY_DIGEST = {digest(b): (t, b) for t, b in [
     (OCI_MANIFEST, AMD64), (OCI_MANIFEST, ARM64), (OCI_MANIFEST, ATTESTATION),
     (OCI_INDEX, INDEX), (DOCKER_MANIFEST, D_AMD64), (DOCKER_MANIFEST, D_ARM64),
-    (DOCKER_LIST, LIST), (OCI_MANIFEST, PLAIN)]}
-NEEDS_TOKEN = {"auth/index", "quay/list", "private/x", "denied/x", "badtoken/x", "baddigest/x"}
-WRONG_DIGEST = "sha256:" + "0" * 64
+    (DOCKER_LIST, LIST), (OCI_MANIFEST, PLAIN), (OCI_MANIFEST, H1122_AMD64),
+    (OCI_MANIFEST, H1122_ARM64)] + [t for tags in TAGGED.values() for t in tags.values()]}
+
+# tags/list answers that are no tag list, or a list without tags.
+TAG_LISTS = {
+    "badtags/x": b'{"name":"badtags/x","tags":["v1",7]}',
+    "notags/x": b'{"name":"notags/x","tags":null}',
+}
+# Tags a page, whatever `n` asks: a registry may send fewer than asked.
+PAGE_SIZE = 3
 
 
 class Server(ThreadingHTTPServer):
@@ -186,16 +263,29 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(429, b'{"errors":[{"code":"TOOMANYREQUESTS"}]}')
         if repo == "redirect/x":
             return self.send(307, headers={"Location": "/v2/open/plain/manifests/" + ref})
-        if repo in NEEDS_TOKEN or repo == "basic/x":
-            if repo in ("private/x", "basic/x") or \
-                    self.headers.get("Authorization") != "Bearer tok-" + repo:
-                return self.send(401, b'{"errors":[{"code":"UNAUTHORIZED"}]}',
-                                 {"WWW-Authenticate": self.challenge(repo)})
+        if not self.authorized(repo):
+            return
         if repo == "slow/x":
             time.sleep(3)
         self.serve_manifest(repo, ref)
 
+    def authorized(self, repo):
+        """Answers 401 with a challenge, and is False, when `repo` wants a token not sent."""
+        if repo in NEEDS_TOKEN or repo == "basic/x":
+            if repo in ("private/x", "basic/x") or \
+                    self.headers.get("Authorization") != "Bearer tok-" + repo:
+                self.send(401, b'{"errors":[{"code":"UNAUTHORIZED"}]}',
+                          {"WWW-Authenticate": self.challenge(repo)})
+                return False
+        return True
+
     def serve_manifest(self, repo, ref):
+        if repo in TAGGED:
+            found = TAGGED[repo].get(ref) or BY_DIGEST.get(ref)
+            if not found:
+                return self.send(404, b'{"errors":[{"code":"MANIFEST_UNKNOWN"}]}')
+            return self.send(200, found[1], {"Content-Type": found[0],
+                                             "Docker-Content-Digest": digest(found[1])})
         tag, ctype, body = REPOS.get(repo, (None, None, None))
         if ref == tag:
             pass
@@ -214,6 +304,49 @@ class Handler(BaseHTTPRequestHandler):
             headers["Docker-Content-Digest"] = digest(body)
         self.send(200, body, headers)
 
+    def tags(self, m, query, body):
+        """n and last as the spec has them, PAGE_SIZE at most, a Link to the next page."""
+        repo = m.group(1)
+        json_type = {"Content-Type": "application/json"}
+        if repo == "elsewhere/x" and "last" in query:  # the page on "another host" wants no token
+            return self.send(200, b'{"name":"elsewhere/x","tags":["b"]}', json_type)
+        if not self.authorized(repo):
+            return
+        if repo == "elsewhere/x":  # its next page is on another host name of this server
+            link = '<http://localhost:%d/v2/elsewhere/x/tags/list?last=a>; rel="next"' % (
+                self.server.server_address[1])
+            return self.send(200, b'{"name":"elsewhere/x","tags":["a"]}', dict(json_type, Link=link))
+        if repo in TAG_LISTS:
+            return self.send(200, TAG_LISTS[repo], json_type)
+        if repo == "endless/x":  # every page names itself again as the next, absolutely
+            return self.send(200, b'{"name":"endless/x","tags":["again"]}',
+                             {"Link": '<%s%s>; rel="next"' % (self.base(), self.path)})
+        if repo not in TAGGED:
+            return self.send(404, b'{"errors":[{"code":"NAME_UNKNOWN"}]}')
+        n = min(int(query.get("n", [PAGE_SIZE])[0]), PAGE_SIZE)
+        last = query.get("last", [""])[0]
+        after = [t for t in sorted(TAGGED[repo]) if t > last]
+        headers = dict(json_type)
+        if len(after) > n:
+            headers["Link"] = '</v2/%s/tags/list?n=%d&last=%s>; rel="next"' % (
+                repo, n, urllib.parse.quote(after[n - 1]))
+        self.send(200, json.dumps({"name": repo, "tags": after[:n]}).encode(), headers)
+
+    def blob(self, m, query, body):
+        repo, ref = m.group(1), m.group(2)
+        if not self.authorized(repo):
+            return
+        if repo not in TAGGED or ref not in BLOBS:
+            return self.send(404, b'{"errors":[{"code":"BLOB_UNKNOWN"}]}')
+        if ref in REDIRECTED_BLOBS:
+            return self.send(307, headers={"Location": "%s/cdn/%s?sig=x" % (self.base(), ref)})
+        self.send(200, BLOBS[ref], {"Content-Type": "application/octet-stream"})
+
+    def cdn(self, m, query, body):
+        if m.group(1) not in BLOBS:
+            return self.send(404, b"no such object")
+        self.send(200, BLOBS[m.group(1)], {"Content-Type": "application/octet-stream"})
+
     # --- generic ----------------------------------------------------------
     def redirect(self, m, query, body):
         to = query.get("to", ["/"])[0]
@@ -231,8 +364,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def digests(self, m, query, body):
         names = {"index": INDEX, "amd64": AMD64, "arm64": ARM64, "list": LIST,
-                 "list_amd64": D_AMD64, "list_arm64": D_ARM64, "plain": PLAIN}
+                 "list_amd64": D_AMD64, "list_arm64": D_ARM64, "plain": PLAIN,
+                 "hist_1122_amd64": H1122_AMD64, "hist_1122_arm64": H1122_ARM64}
+        for repo, tags in TAGGED.items():
+            names.update({repo + ":" + tag: body for tag, (_, body) in tags.items()})
         out = {k: digest(v) for k, v in names.items()}
+        out.update({"signature_tag": SIGNATURE_TAG, "badblob_config": digest(BADBLOB_CONFIG),
+                    "badblob_served": digest(BADBLOB_SERVED)})
         self.send(200, json.dumps(out).encode(), {"Content-Type": "application/json"})
 
     def big(self, m, query, body):
@@ -272,6 +410,9 @@ class Handler(BaseHTTPRequestHandler):
 ROUTES = [
     (r"/token", Handler.token),
     (r"/v2/(.+)/manifests/([^/]+)", Handler.manifest),
+    (r"/v2/(.+)/tags/list", Handler.tags),
+    (r"/v2/(.+)/blobs/([^/]+)", Handler.blob),
+    (r"/cdn/([^/]+)", Handler.cdn),
     (r"/redirect", Handler.redirect),
     (r"/redirect-loop", Handler.redirect_loop),
     (r"/echo", Handler.echo),

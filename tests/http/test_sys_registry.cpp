@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 using namespace bootbench;
 using namespace bootbench::sys;
@@ -312,4 +313,159 @@ TEST_CASE("a Docker-Content-Digest with terminal escapes is quoted escaped, neve
     CHECK(error_of([] { resolve("ghcr.io/escdigest/x:v1"); }) ==
           "cannot resolve ghcr.io/escdigest/x:v1 to a digest: the registry sent "
           "Docker-Content-Digest 'sha256:\\x1b]0;pwned\\x07\\x1b[2J', which is not a digest");
+}
+
+namespace bootbench::sys {
+
+// Catch shows a failed comparison's values with it.
+static std::ostream& operator<<(std::ostream& out, const ImageBuildInfo& b) {
+    return out << "{" << b.tag << ", " << b.digest << ", '" << b.created << "', '" << b.version
+               << "'}";
+}
+
+} // namespace bootbench::sys
+
+namespace {
+
+std::vector<std::string> tags_of(const std::string& image) {
+    CurlHttpClient http;
+    return list_tags(parse_image_ref(image), http, on_loopback());
+}
+
+ImageBuildInfo build(const std::string& tag, const Platform& p = kAmd64) {
+    CurlHttpClient http;
+    return describe_image(parse_image_ref("ghcr.io/hist/os:" + tag), http, p, on_loopback());
+}
+
+std::string tags_url(const std::string& repo) {
+    return loopback().base() + "/v2/" + repo + "/tags/list?n=1000";
+}
+
+const std::string kBuildsAdvice =
+    "bootbench reads registries anonymously only: a private image's builds cannot be listed; "
+    "bisect its ostree ref instead (good and bad as { refspec, commit })";
+
+} // namespace
+
+TEST_CASE("a repository's tags, page by page, on one anonymous token", "[registry][tags]") {
+    size_t before = loopback().requests("/v2/hist/os/tags/").size();
+    size_t tokens_before = loopback().requests("/token?").size();
+    std::string signature = digests()["signature_tag"];
+    CHECK(tags_of("ostree-image-signed:docker://ghcr.io/hist/os:stable-20261101") ==
+          std::vector<std::string>{"latest", signature, "stable-20261101", "stable-20261108",
+                                   "stable-20261115", "stable-20261122", "stable-20261129"});
+    auto seen = loopback().requests("/v2/hist/os/tags/");
+    REQUIRE(seen.size() == before + 4); // 401, then three pages of at most 3 tags
+    CHECK_FALSE(seen[before]["headers"].contains("Authorization"));
+    std::vector<std::string> paths = {"/v2/hist/os/tags/list?n=1000",
+                                      "/v2/hist/os/tags/list?n=1000",
+                                      "/v2/hist/os/tags/list?n=3&last=stable-20261101",
+                                      "/v2/hist/os/tags/list?n=3&last=stable-20261122"};
+    for (size_t i = 0; i < paths.size(); ++i)
+        CHECK(seen[before + i]["path"] == paths[i]);
+    for (size_t i = 1; i < paths.size(); ++i)
+        CHECK(seen[before + i]["headers"]["Authorization"] == "Bearer tok-hist/os");
+    CHECK(loopback().requests("/token?").size() == tokens_before + 1);
+}
+
+TEST_CASE("a next page on another host is asked for without the token", "[registry][tags]") {
+    size_t before = loopback().requests("/v2/elsewhere/x/tags/").size();
+    CHECK(tags_of("ghcr.io/elsewhere/x") == std::vector<std::string>{"a", "b"});
+    auto seen = loopback().requests("/v2/elsewhere/x/tags/");
+    REQUIRE(seen.size() == before + 3);
+    CHECK(seen[before + 1]["headers"]["Authorization"] == "Bearer tok-elsewhere/x");
+    CHECK(seen[before + 2]["path"] == "/v2/elsewhere/x/tags/list?last=a");
+    CHECK_FALSE(seen[before + 2]["headers"].contains("Authorization"));
+}
+
+TEST_CASE("a repository without tags has none; one the registry does not know is an error",
+          "[registry][tags]") {
+    CHECK(tags_of("ghcr.io/notags/x").empty());
+    CHECK(error_of([] { tags_of("ghcr.io/gone/x:v1"); }) ==
+          "cannot list the tags of ghcr.io/gone/x: GET " + tags_url("gone/x") +
+              " answered HTTP 404: registry ghcr.io has no repository gone/x; check the image "
+              "name");
+    CHECK(error_of([] { tags_of("ghcr.io/private/x"); }) ==
+          "cannot list the tags of ghcr.io/private/x: GET " + tags_url("private/x") +
+              " answered HTTP 401 even with an anonymous token: the image is private (some "
+              "registries answer so for a misspelt name too); " +
+              kBuildsAdvice);
+}
+
+TEST_CASE("a tag list that is not one is refused", "[registry][tags]") {
+    CHECK(error_of([] { tags_of("ghcr.io/badtags/x"); }) ==
+          "cannot list the tags of ghcr.io/badtags/x: GET " + tags_url("badtags/x") +
+              ": tags[1] is '7', not a string");
+}
+
+TEST_CASE("a tag list that never ends stops after 100 pages", "[registry][tags]") {
+    size_t before = loopback().requests("/v2/endless/x/tags/").size();
+    CHECK(error_of([] { tags_of("ghcr.io/endless/x"); }) ==
+          "cannot list the tags of ghcr.io/endless/x: the tag list goes on after 100 pages (100 "
+          "tags), the most bootbench reads");
+    CHECK(loopback().requests("/v2/endless/x/tags/").size() == before + 100);
+}
+
+TEST_CASE("a build's creation time and version, and the digest bootbench pins to",
+          "[registry][builds]") {
+    size_t before = loopback().requests("/v2/hist/os/").size();
+    size_t tokens_before = loopback().requests("/token?").size();
+    std::string d1101 = digest_of("hist/os:stable-20261101");
+    CHECK(build("stable-20261101") ==
+          ImageBuildInfo{"stable-20261101", d1101, "2026-11-01T04:10:00Z", "43.20261101.0"});
+    auto seen = loopback().requests("/v2/hist/os/");
+    REQUIRE(seen.size() == before + 4); // HEAD 401, HEAD, the manifest by digest, its config
+    CHECK(seen[before + 2]["path"] == "/v2/hist/os/manifests/" + d1101);
+    CHECK(seen[before + 3]["path"].get<std::string>().rfind("/v2/hist/os/blobs/sha256:", 0) == 0);
+    CHECK(seen[before + 3]["headers"]["Authorization"] == "Bearer tok-hist/os");
+    CHECK(loopback().requests("/token?").size() == tokens_before + 1);
+    // A Docker image with the plain "version" label; one without a time or labels.
+    CHECK(build("stable-20261108") ==
+          ImageBuildInfo{"stable-20261108", digest_of("hist/os:stable-20261108"),
+                         "2026-11-08T04:10:00.123456789Z", "43.20261108.0"});
+    CHECK(build("stable-20261129") ==
+          ImageBuildInfo{"stable-20261129", digest_of("hist/os:stable-20261129"), "", ""});
+}
+
+TEST_CASE("a multi-architecture build is pinned by its index, described by this machine's image",
+          "[registry][builds]") {
+    std::string index = digest_of("hist/os:stable-20261122");
+    CHECK(build("stable-20261122") ==
+          ImageBuildInfo{"stable-20261122", index, "2026-11-22T04:10:00Z", "43.20261122.0"});
+    CHECK(build("stable-20261122", kArm64).created == "2026-11-22T04:30:00Z");
+    auto seen = loopback().requests("/v2/hist/os/manifests/");
+    CHECK(seen.back()["path"] == "/v2/hist/os/manifests/" + digest_of("hist_1122_arm64"));
+}
+
+TEST_CASE("a config blob sent from a CDN: the redirect is followed", "[registry][builds]") {
+    size_t before = loopback().requests("/cdn/").size();
+    CHECK(build("stable-20261115") == ImageBuildInfo{"stable-20261115",
+                                                     digest_of("hist/os:stable-20261115"),
+                                                     "2026-11-15T04:10:00+00:00", "43.20261115.0"});
+    CHECK(loopback().requests("/cdn/").size() == before + 1);
+}
+
+TEST_CASE("a config blob that does not match its digest is refused", "[registry][builds]") {
+    CurlHttpClient http;
+    std::string config = digest_of("badblob_config");
+    CHECK(error_of([&] {
+              describe_image(parse_image_ref("ghcr.io/badblob/os:v1"), http, kAmd64, on_loopback());
+          }) == "cannot read the image config of ghcr.io/badblob/os:v1: GET " + loopback().base() +
+                    "/v2/badblob/os/blobs/" + config + " returned content whose digest is " +
+                    digest_of("badblob_served") + ", not " + config +
+                    ": the registry or a proxy changed it; try again later");
+}
+
+TEST_CASE("a tag that is not a build, or no tag at all, is an error", "[registry][builds]") {
+    std::string signature = digests()["signature_tag"];
+    CHECK(error_of([&] { build(signature); }) ==
+          "cannot read the image config of ghcr.io/hist/os:" + signature + ": the manifest " +
+              digest_of(("hist/os:" + signature).c_str()) +
+              ": config: the media type is 'application/vnd.oci.empty.v1+json', not an image "
+              "config's: the tag names a signature or another artifact, not an image");
+    CHECK(error_of([] { build("nope"); }) ==
+          "cannot read the image config of ghcr.io/hist/os:nope: HEAD " +
+              manifests_url("hist/os", "nope") +
+              " answered HTTP 404: registry ghcr.io has no manifest 'nope' in repository hist/os; "
+              "check the image name and tag");
 }

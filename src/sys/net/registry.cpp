@@ -2,9 +2,11 @@
 
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
+#include "core/image/image_builds.hpp"
 #include "sys/net/registry_session.hpp"
 
 #include <glib.h>
+#include <optional>
 #include <sys/utsname.h>
 
 namespace bootbench::sys {
@@ -16,6 +18,10 @@ using core::ImageRef;
 constexpr const char* kPrivateAdvice =
     "bootbench resolves digests anonymously only: for a private image set pin_digest = false "
     "for this target, or select it by checksum";
+constexpr const char* kPrivateBuildsAdvice =
+    "bootbench reads registries anonymously only: a private image's builds cannot be listed; "
+    "bisect its ostree ref instead (good and bad as { refspec, commit })";
+
 std::string image_name(const ImageRef& ref) {
     core::ImageRef bare = ref;
     bare.transport.clear();
@@ -47,6 +53,18 @@ RegistryResource manifest(const RegistrySession& s, const ImageRef& ref,
                 ref.repository + "; check the image name and tag"};
 }
 
+RegistryResource blob(const RegistrySession& s, const ImageRef& ref, const std::string& digest) {
+    return {s.url("blobs/" + digest), "",
+            "registry " + ref.registry + " has no blob " + digest + " in repository " +
+                ref.repository + ", which the image's manifest names: the image is incomplete"};
+}
+
+RegistryResource tag_list(const ImageRef& ref, const std::string& url) {
+    return {url, "application/json",
+            "registry " + ref.registry + " has no repository " + ref.repository +
+                "; check the image name"};
+}
+
 // The digest the registry claims, checked; "" when it sent none.
 std::string claimed_digest(const HttpResponse& res, const ImageRef& ref) {
     std::string digest = res.header("Docker-Content-Digest");
@@ -64,6 +82,13 @@ void check_content(const HttpResponse& res, const std::string& digest) {
         throw Error("GET " + display_url(res.final_url) + " returned content whose digest is " +
                     actual + ", not " + digest +
                     ": the registry or a proxy changed it; try again later");
+}
+
+std::string fetch_verified(RegistrySession& s, const RegistryResource& resource,
+                           const std::string& digest) {
+    HttpResponse res = s.fetch(HttpMethod::get, resource);
+    check_content(res, digest);
+    return res.body;
 }
 
 // From the manifest a GET fetched: an image manifest, or the index's entry
@@ -95,6 +120,15 @@ core::ResolvedImage resolve_in(RegistrySession& s, const ImageRef& ref,
     return resolved_from(get, digest, ref, platform);
 }
 
+// Appends one page's tags to `tags`; the next page's URL, if there is one.
+std::optional<std::string> read_tag_page(RegistrySession& s, const ImageRef& ref,
+                                         const std::string& url, std::vector<std::string>& tags) {
+    HttpResponse res = s.fetch(HttpMethod::get, tag_list(ref, url));
+    std::vector<std::string> page = core::parse_tag_list(res.body, "GET " + display_url(url));
+    tags.insert(tags.end(), page.begin(), page.end());
+    return core::next_page_url(core::join(res.headers_named("Link"), ", "), s.base());
+}
+
 } // namespace
 
 core::ResolvedImage resolve_digest(const ImageRef& ref, HttpClient& http,
@@ -102,6 +136,37 @@ core::ResolvedImage resolve_digest(const ImageRef& ref, HttpClient& http,
     return doing("cannot resolve " + image_name(ref) + " to a digest", [&] {
         RegistrySession s(ref, http, options, kPrivateAdvice);
         return resolve_in(s, ref, platform);
+    });
+}
+
+std::vector<std::string> list_tags(const ImageRef& ref, HttpClient& http,
+                                   const RegistryOptions& options) {
+    return doing("cannot list the tags of " + ref.registry + "/" + ref.repository, [&] {
+        RegistrySession s(ref, http, options, kPrivateBuildsAdvice);
+        std::vector<std::string> tags;
+        std::optional<std::string> page = s.url("tags/list?n=" + std::to_string(kTagsPerPage));
+        for (int pages = 0; page; ++pages) {
+            if (pages == kMaxTagPages)
+                throw Error("the tag list goes on after " + std::to_string(kMaxTagPages) +
+                            " pages (" + std::to_string(tags.size()) +
+                            " tags), the most bootbench reads");
+            page = read_tag_page(s, ref, *page, tags);
+        }
+        return tags;
+    });
+}
+
+ImageBuildInfo describe_image(const ImageRef& ref, HttpClient& http, const core::Platform& platform,
+                              const RegistryOptions& options) {
+    return doing("cannot read the image config of " + image_name(ref), [&] {
+        RegistrySession s(ref, http, options, kPrivateBuildsAdvice);
+        core::ResolvedImage resolved = resolve_in(s, ref, platform);
+        const std::string& at = resolved.manifest_digest;
+        std::string config = core::config_digest_of(fetch_verified(s, manifest(s, ref, at), at),
+                                                    "the manifest " + at);
+        core::ImageConfigInfo info = core::parse_image_config(
+            fetch_verified(s, blob(s, ref, config), config), "the image config " + config);
+        return ImageBuildInfo{ref.tag, core::staging_digest(resolved), info.created, info.version};
     });
 }
 
