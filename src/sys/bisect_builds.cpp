@@ -9,18 +9,21 @@ namespace bootbench::sys {
 
 namespace {
 
-// A deployment made for this build before a crash (its marker and commit).
-std::optional<core::DeploymentRef> left_by_crash(Sysroot& sr, const std::string& label, const std::string& commit) {
+// A deployment made for this build before a crash: its marker, and its
+// commit (an image's is known only once pulled: the marker alone).
+std::optional<core::DeploymentRef> left_by_crash(Sysroot& sr, const core::BisectRun& run, size_t b) {
     for (const auto& d : sr.deployments())
-        if (d.kargs_for == label && d.ref.checksum == commit && !d.staged)
+        if (d.kargs_for == run.labels[b] && (!run.images.empty() || d.ref.checksum == run.commits[b]) && !d.staged)
             return d.ref;
     return std::nullopt;
 }
 
 core::DeploymentRef deploy_build(Host& host, const core::State& s, const core::BisectRun& run, size_t b) {
     Sysroot& sr = host.sysroot();
-    if (auto ref = left_by_crash(sr, run.labels[b], run.commits[b]))
+    if (auto ref = left_by_crash(sr, run, b))
         return *ref;
+    if (!run.images.empty())
+        return sr.deploy_image(s.original_default, sr.pull_image(run.images[b]), run.images[b], run.labels[b]);
     sr.pull_commit(run.refspec, run.commits[b]);
     return sr.deploy_commit(s.original_default, run.commits[b], run.refspec, run.labels[b]);
 }

@@ -32,6 +32,7 @@
 #include "core/base/text.hpp"
 #include "sys/store/user_lines.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 namespace bootbench::sys {
@@ -67,8 +68,14 @@ int unit_timeout_s(const core::Experiment& e) {
     return static_cast<int>(e.conditions.settle_s + e.conditions.temp_wait_timeout_s + 3 * suite + 600);
 }
 
-UnitSpec unit_spec(const core::Experiment& e) {
-    return {unit_timeout_s(e), !e.tools_image.empty()};
+// An image bisection imports the next build in the boot of a run, after it:
+// its unit's time allows that pull's bound too (a unit killed mid-pull
+// would leave the machine in that boot, the night lost).
+UnitSpec unit_spec(const core::Experiment& e, bool bisect) {
+    bool imports = bisect && std::any_of(e.targets.begin(), e.targets.end(), [](const core::Target& t) {
+                       return t.selector.kind == core::SelectorKind::image;
+                   });
+    return {unit_timeout_s(e) + (imports ? kImagePullTimeoutS : 0), !e.tools_image.empty()};
 }
 
 std::vector<core::DeploymentRef> all_deployments(Host& host) {
@@ -371,7 +378,7 @@ void decide_bisect(Context& c) {
     core::Fed f = core::feed_finished_runs(before, c.state,
                                            [&](const core::RunSlot& slot) { return run_value(c, slot, metric); });
     size_t had = f.state.targets.size();
-    c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, unit_spec(c.experiment));
+    c.state = queue_bisect_builds(c.host, std::move(f.state), f.run, unit_spec(c.experiment, true));
     c.state.bisect = core::to_json(f.run);
     say_bisect_step(c, before, f.run);
     say_new_builds(c, had, f.run);
@@ -631,11 +638,11 @@ void start_experiment(Host& host, const core::Experiment& e, const std::string& 
     crash_point("start-state-written");
     if (bisect) { // good's and bad's first runs: abort removes what this deploys
         core::BisectRun run = bisect_of(s); // before s is moved from: argument order is the compiler's
-        s = queue_bisect_builds(host, std::move(s), run, unit_spec(e));
+        s = queue_bisect_builds(host, std::move(s), run, unit_spec(e, bisect));
         s.phase = core::Phase::starting;
         save_state(paths.state(), s);
     }
-    UnitSpec unit = unit_spec(e);
+    UnitSpec unit = unit_spec(e, bisect);
     for (const auto& d : all_deployments(host))
         host.label(d, install_unit(host.etc_dir(d), unit.timeout_s, unit.container_tools));
     for (const auto& t : s.targets)

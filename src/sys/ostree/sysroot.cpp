@@ -1,10 +1,13 @@
 #include "sys/ostree/sysroot.hpp"
 
 #include "core/base/error.hpp"
+#include "core/base/text.hpp"
+#include "core/image/container_pull.hpp"
 #include "sys/clock.hpp"
 #include "sys/ostree/gerror.hpp"
 #include "sys/ostree/layering.hpp"
 #include "sys/ostree/repo_history.hpp"
+#include "sys/process/subprocess.hpp"
 #include "sys/store/files.hpp"
 #include "sys/store/user_lines.hpp"
 
@@ -90,6 +93,13 @@ GKeyFile* origin_copy(OstreeDeployment* d) {
     g_autofree char* text = origin ? g_key_file_to_data(origin, nullptr, nullptr) : nullptr;
     g_key_file_load_from_data(copy, text ? text : "", static_cast<gsize>(-1), G_KEY_FILE_KEEP_COMMENTS, nullptr);
     return copy;
+}
+
+// The origin rpm-ostree and bootc write for an image's deployment.
+GKeyFile* image_origin(const std::string& imgref) {
+    GKeyFile* origin = g_key_file_new();
+    g_key_file_set_string(origin, "origin", "container-image-reference", imgref.c_str());
+    return origin;
 }
 
 } // namespace
@@ -310,6 +320,7 @@ void Sysroot::write_pin(OstreeDeployment* d, bool pinned, const std::string& doi
 struct Sysroot::Marked {
     std::string commit;
     std::string refspec;
+    std::string image; // the origin's container-image-reference instead of a refspec
     std::vector<std::string> kargs;
     std::string target;
     std::string doing;
@@ -318,7 +329,7 @@ struct Sysroot::Marked {
 core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_ref,
                                                const std::vector<std::string>& kargs,
                                                const std::string& target) {
-    return deploy_marked(base_ref, {"", "", kargs, target,
+    return deploy_marked(base_ref, {"", "", "", kargs, target,
                                     "Deploying " + core::describe(base_ref) +
                                         " again with kernel arguments for target '" + target + "'"});
 }
@@ -326,7 +337,7 @@ core::DeploymentRef Sysroot::deploy_with_kargs(const core::DeploymentRef& base_r
 core::DeploymentRef Sysroot::deploy_commit(const core::DeploymentRef& base, const std::string& commit,
                                            const std::string& refspec, const std::string& target) {
     pull_commit(refspec, commit);
-    return deploy_marked(base, {commit, refspec, {}, target,
+    return deploy_marked(base, {commit, refspec, "", {}, target,
                                 "Deploying commit " + commit + " of refspec '" + refspec + "' beside " +
                                     core::describe(base) + " for '" + target + "'"});
 }
@@ -335,9 +346,9 @@ core::DeploymentRef Sysroot::deploy_marked(const core::DeploymentRef& base_ref, 
     Lock lock(*this);
     OstreeDeployment* base = find(base_ref);
     g_auto(GStrv) argv = kernel_argv(base, what.kargs);
-    g_autoptr(GKeyFile) origin = what.refspec.empty()
-                                     ? origin_copy(base)
-                                     : ostree_sysroot_origin_new_from_refspec(sysroot_, what.refspec.c_str());
+    g_autoptr(GKeyFile) origin = !what.image.empty()     ? image_origin(what.image)
+                                 : what.refspec.empty() ? origin_copy(base)
+                                                        : ostree_sysroot_origin_new_from_refspec(sysroot_, what.refspec.c_str());
     g_key_file_set_string(origin, "bootbench", "kargs-for", what.target.c_str());
     const char* csum = what.commit.empty() ? ostree_deployment_get_csum(base) : what.commit.c_str();
     OstreeSysrootDeployTreeOpts opts{};
@@ -380,6 +391,31 @@ void Sysroot::pull_commit(const std::string& refspec, const std::string& commit)
     if (!commit_complete(after, commit))
         throw Error("pulled " + what + " from remote '" + src.remote + "', yet its tree is still partial in " +
                     src.where);
+}
+
+std::string Sysroot::pull_image(const std::string& imgref) {
+    std::string doing = "pulling the image " + imgref + " into " + repo_where(path_) + " (ostree container image pull)";
+    Captured c;
+    {
+        Lock lock(*this); // a booted host's /sysroot is writable under it, for the child too
+        c = capture_process(core::container_pull_argv((path_ / "ostree/repo").string(), imgref), kImagePullTimeoutS);
+    }
+    if (c.status != 0)
+        throw Error(doing + " failed (" + describe(c.ending) + "): " + core::printable(core::last_line(c.err)) +
+                    (c.status == 127 ? "; that command comes with rpm-ostree and bootc" : ""));
+    auto commit = core::pulled_commit(c.out);
+    g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
+    if (!commit || !commit_complete(repo, *commit))
+        throw Error(doing + ": its output names no commit that is whole in the repo (" +
+                    core::printable(core::last_line(c.out)) + ")");
+    return *commit;
+}
+
+core::DeploymentRef Sysroot::deploy_image(const core::DeploymentRef& base, const std::string& commit,
+                                          const std::string& imgref, const std::string& target) {
+    return deploy_marked(base, {commit, "", imgref, {}, target,
+                                "Deploying the image " + imgref + " (commit " + commit + ") beside " +
+                                    core::describe(base) + " for '" + target + "'"});
 }
 
 // A pull writes into the repo: under the sysroot lock, which on a booted

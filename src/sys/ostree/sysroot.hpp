@@ -15,6 +15,9 @@ typedef struct _OstreeDeployment OstreeDeployment;
 
 namespace bootbench::sys {
 
+// An image's pull: an OS image's new layers, minutes on a slow line.
+inline constexpr int kImagePullTimeoutS = 3600;
+
 namespace fs = std::filesystem;
 
 enum class StagedPolicy { refuse, drop };
@@ -89,6 +92,15 @@ public:
     // experiment removes it like a kernel-argument deployment.
     core::DeploymentRef deploy_commit(const core::DeploymentRef& base, const std::string& commit,
                                       const std::string& refspec, const std::string& target);
+    // Imports an image (an ostree image reference pinned by digest) into the
+    // repo with ostree-container, under the lock, within kImagePullTimeoutS;
+    // returns its merge commit.
+    // Throws bootbench::Error naming the image and what the command said.
+    std::string pull_image(const std::string& imgref);
+    // Deploys an imported image's `commit` like deploy_commit, its origin
+    // the image (container-image-reference), as rpm-ostree and bootc write it.
+    core::DeploymentRef deploy_image(const core::DeploymentRef& base, const std::string& commit,
+                                     const std::string& imgref, const std::string& target);
     // Removes a deployment (never the booted one).
     void undeploy(const core::DeploymentRef& ref);
     // What reorders left behind (old boot versions, the repository prune):

@@ -1,0 +1,37 @@
+#!/bin/sh
+# A stand-in for ostree-container's `ostree container image pull REPO IMGREF`
+# (rpm-ostree's and bootc's; neither is packaged on Debian): it imports an
+# "image" into REPO as bootbench's image bisection expects ostree-container to,
+# a commit of the sandbox's host tree with the image's digest as
+# ostree.manifest-digest and, as the image's own content, the file
+# usr/share/bootbench/sandbox-build holding the value $STANDIN_IMAGE_VALUES
+# gives its digest ("HEXPREFIX=VALUE ...", a build's label; none: the digest), kept by a ref
+# of its own as ostree-container's image refs are; then it prints the line
+# ostree-container prints, "Wrote: IMGREF => COMMIT". Every other ostree
+# command is the real ostree's ($STANDIN_REAL_OSTREE, else /usr/bin/ostree).
+# Each pull is appended to $STANDIN_CALLS; STANDIN_PULL_EXIT=N fails with N.
+set -euf
+real=${STANDIN_REAL_OSTREE:-/usr/bin/ostree}
+[ "${1:-}" = container ] || exec "$real" "$@"
+echo "ostree $*" >> "$STANDIN_CALLS"
+if [ "${STANDIN_PULL_EXIT:-0}" != 0 ]; then
+  echo "error: Importing: Fetching manifest: unauthorized" >&2
+  exit "$STANDIN_PULL_EXIT"
+fi
+[ "$2 $3" = "image pull" ] || { echo "standin: only 'container image pull' is played" >&2; exit 2; }
+repo=$4 imgref=$5
+digest=${imgref##*@}
+value=$digest
+for pair in ${STANDIN_IMAGE_VALUES:-}; do
+  case ${digest#sha256:} in "${pair%%=*}"*) value=${pair#*=} ;; esac
+done
+tree=$(mktemp -d)
+trap 'rm -rf "$tree"' EXIT
+mkdir -p "$tree/usr/share/bootbench"
+printf '%s\n' "$value" > "$tree/usr/share/bootbench/sandbox-build"
+commit=$("$real" commit --repo="$repo" --branch="standin-container/$(printf %s "$digest" | cut -c8-19)" \
+  --tree=ref=bootbench-sandbox/host --tree=dir="$tree" --owner-uid=0 --owner-gid=0 \
+  --add-metadata-string=ostree.manifest-digest="$digest" --add-metadata-string=version=standin \
+  --subject="image $imgref")
+echo "layers already present: 0; layers needed: 1 (standin)"
+echo "Wrote: $imgref => $commit"
