@@ -20,10 +20,10 @@ namespace bootbench::cli {
 
 namespace {
 
-void print_builds(const core::BisectRun& run, const std::vector<core::CommitInfo>& history) {
+void print_builds(const core::BisectRun& run) {
     std::cout << "builds of " << run.refspec << ", oldest first:\n";
     for (size_t i = 0; i < run.labels.size(); ++i) {
-        const core::CommitInfo& c = history[i];
+        const core::CommitInfo& c = run.history[i];
         std::string role = i == 0 ? " (good)" : i + 1 == run.labels.size() ? " (bad)" : "";
         std::cout << "  " << run.labels[i] << role << "  " << c.timestamp << "  "
                   << (c.version.empty() ? "" : c.version + "  ") << c.subject << "\n";
@@ -60,9 +60,8 @@ int cmd_bisect(const Args& args) {
     if (!host->emulated())
         if (auto root = start_checks_root(sysroot))
             refuse_on_doctor_fail(*root, f.file.experiment, args.flag("drop-staged"));
-    std::vector<core::CommitInfo> history = bisect_history(host->sysroot(), f.file);
-    core::BisectRun run = bisect_run_of(f.file, history);
-    print_builds(run, history);
+    core::BisectRun run = bisect_run_of(f.file, bisect_builds(host->sysroot(), f.file, std::cout));
+    print_builds(run);
     core::Experiment e = core::bisect_experiment(f.file.experiment, run);
     print_estimate(run, e);
     if (args.flag("dry-run")) {
@@ -70,6 +69,7 @@ int cmd_bisect(const Args& args) {
                      "(removed at the end), install the unit, and reboot\n";
         return 0;
     }
+    std::cout.flush(); // the plan before start's lines, which go to stderr and the journal
     sys::RealClock clock;
     sys::start_experiment(*host, e, f.text, {}, clock, start_options(args, run));
     return 0;

@@ -2,6 +2,7 @@
 
 #include "cli/experiment_file.hpp"
 #include "core/base/error.hpp"
+#include "sys/net/image_history.hpp"
 #include "sys/ostree/sysroot.hpp"
 #include "sys/store/files.hpp"
 
@@ -47,22 +48,21 @@ bool is_bisect_file(const std::string& path) {
 
 BisectFileText read_bisect_file(const std::string& path) {
     std::string text = sys::read_input_file(path, "bisect file", kMaxExperimentFileBytes);
-    core::BisectFile f = core::parse_bisect(text, path);
-    if (f.bisect.good.kind == core::SelectorKind::image)
-        throw input_error(path + ": bisect.good is an image: this bootbench bisects the commits of an ostree " +
-                          "ref (good = { refspec = \"REMOTE:REF\", commit = \"HEX\" }); images are compared " +
-                          "with 'bootbench start' and image targets");
-    return {std::move(f), text};
+    return {core::parse_bisect(text, path), text};
 }
 
-std::vector<core::CommitInfo> bisect_history(sys::Sysroot& sr, const core::BisectFile& f) {
+BisectBuilds bisect_builds(sys::Sysroot& sr, const core::BisectFile& f, std::ostream& out) {
     const core::BisectConfig& b = f.bisect;
+    if (b.good.kind == core::SelectorKind::image) {
+        sys::ImageHistory h = sys::image_history(b, out);
+        return {h.image, std::move(h.builds), std::move(h.images)};
+    }
     auto history = sr.history(b.good.refspec, b.good.commit, b.bad.commit);
-    return b.candidates.empty() ? history : listed_only(history, b.candidates);
+    return {b.good.refspec, b.candidates.empty() ? history : listed_only(history, b.candidates), {}};
 }
 
-core::BisectRun bisect_run_of(const core::BisectFile& f, const std::vector<core::CommitInfo>& history) {
-    return core::begin_bisect_run(f, f.bisect.good.refspec, history, f.experiment.seed);
+core::BisectRun bisect_run_of(const core::BisectFile& f, BisectBuilds b) {
+    return core::begin_bisect_run(f, b.source, std::move(b.history), f.experiment.seed, std::move(b.images));
 }
 
 } // namespace bootbench::cli

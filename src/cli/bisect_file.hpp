@@ -5,6 +5,7 @@
 #include "core/bisect/bisect_run.hpp"
 #include "core/deployment/deployment.hpp"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,16 +23,22 @@ struct BisectFileText {
 // Whether the file at `path` is a bisect file (a [bisect] table).
 bool is_bisect_file(const std::string& path);
 
-// Throws bootbench::Error (exit 2) as read_experiment_file does, and for an
-// image bisection, which this bootbench does not run.
+// Throws bootbench::Error (exit 2) as read_experiment_file does.
 BisectFileText read_bisect_file(const std::string& path);
 
-// The builds to bisect, oldest first (good first, bad last): the ref's
-// commits between good and bad, or only the listed candidates among them.
-// Throws (exit 2) for a candidate that is not in the history.
-std::vector<core::CommitInfo> bisect_history(sys::Sysroot& sr, const core::BisectFile& f);
+// The builds to bisect, oldest first (good first, bad last).
+struct BisectBuilds {
+    std::string source;                    // the refspec, or the image's repository
+    std::vector<core::CommitInfo> history; // per build
+    std::vector<std::string> images;       // per image build, pinned by digest; none for a ref
+};
 
-// The search over `history`, seeded by the experiment's seed.
-core::BisectRun bisect_run_of(const core::BisectFile& f, const std::vector<core::CommitInfo>& history);
+// A ref's commits between good and bad, or only the listed candidates among
+// them; an image's registry builds (sys/net/image_history, which says on
+// `out` what it asks). Throws (exit 2) for a candidate not in the history.
+BisectBuilds bisect_builds(sys::Sysroot& sr, const core::BisectFile& f, std::ostream& out);
+
+// The search over the builds, seeded by the experiment's seed.
+core::BisectRun bisect_run_of(const core::BisectFile& f, BisectBuilds b);
 
 } // namespace bootbench::cli

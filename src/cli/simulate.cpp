@@ -216,9 +216,10 @@ int simulate_bisect(const Args& args, const std::string& file) {
     f.file.bisect.good.refspec = h.refspec;
     f.file.bisect.candidates.clear();
     sys::say("the sandbox's history: " + std::to_string(h.commits.size()) + " builds of " + h.refspec +
-             " (the file's good and bad name a real ref's commits: here good is the first, bad the last)");
+             " (the file's good and bad name a real history's builds: here good is the first, bad the last)");
     sys::SandboxHost host(h.sysroot, sys::emulated_boot_choice(h.sysroot));
-    core::BisectRun run = bisect_run_of(f.file, host.sysroot().history(h.refspec, h.commits.front(), h.commits.back()));
+    core::BisectRun run =
+        bisect_run_of(f.file, {h.refspec, host.sysroot().history(h.refspec, h.commits.front(), h.commits.back()), {}});
     core::Experiment base = args.flag("quick") ? core::quick_version(f.file.experiment) : f.file.experiment;
     core::Experiment e = core::bisect_experiment(base, run);
     sys::RealClock clock;

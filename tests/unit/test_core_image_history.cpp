@@ -97,6 +97,15 @@ TEST_CASE("an image history that cannot be bisected says why", "[image-history]"
     CHECK(order(registry(), "stable-2", "stable-4") ==
           "nothing to bisect: quay.io/x/os has 1 build between good 'stable-2' and bad 'stable-4'; bisect needs at "
           "least 2 (with fewer, compare good and bad with 'bootbench start')");
+    std::vector<ImageBuild> reproducible = registry();
+    for (auto& b : reproducible)
+        b.created = "1970-01-01T00:00:00Z";
+    CHECK(order(reproducible, "stable-1", "stable-6") ==
+          "the builds quay.io/x/os:stable-1 and stable-2 were both created at 1970-01-01T00:00:00Z: their order in "
+          "the history is unknown; list the builds between good and bad in bisect.candidates, oldest first");
+    std::vector<ImageBuild> outside = registry(); // a tie outside good..bad is no matter
+    outside[6].created = outside[5].created;
+    CHECK(tags_of(order_image_builds(outside, "stable-1", "stable-5", "quay.io/x/os")).size() == 5);
     std::vector<ImageBuild> undated = registry();
     undated[3].created = "";
     CHECK(order(undated, "stable-1", "stable-6") ==

@@ -79,6 +79,17 @@ void check_span(const ImageBuild& good, const ImageBuild& bad, long between, con
                           "'; bisect needs at least 2 (with fewer, compare good and bad with 'bootbench start')");
 }
 
+// Two builds created at one instant have no order (reproducible builds
+// often write 1970-01-01 or their source's date): never guessed by tag.
+void check_no_ties(const std::vector<ImageBuild>& span, const std::string& image) {
+    for (size_t i = 1; i < span.size(); ++i)
+        if (compare_instants(span[i - 1].created, span[i].created) == 0)
+            throw input_error("the builds " + image + ":" + span[i - 1].tag + " and " + span[i].tag +
+                              " were both created at " + printable(span[i].created) +
+                              ": their order in the history is unknown; list the builds between good and bad "
+                              "in bisect.candidates, oldest first");
+}
+
 } // namespace
 
 ImageRef bisect_image_repository(const BisectConfig& c) {
@@ -117,13 +128,15 @@ std::vector<ImageBuild> order_image_builds(std::vector<ImageBuild> builds, const
     std::stable_sort(builds.begin(), builds.end(), older);
     size_t g = index_of(builds, good_tag, "good", image), b = index_of(builds, bad_tag, "bad", image);
     check_span(builds[g], builds[b], static_cast<long>(b) - static_cast<long>(g) - 1, image);
-    return {builds.begin() + static_cast<long>(g), builds.begin() + static_cast<long>(b) + 1};
+    std::vector<ImageBuild> span(builds.begin() + static_cast<long>(g), builds.begin() + static_cast<long>(b) + 1);
+    check_no_ties(span, image);
+    return span;
 }
 
 CommitInfo image_build_info(const ImageBuild& b) {
     std::string hex = b.digest.substr(b.digest.find(':') + 1);
     auto t = parse_instant(b.created);
-    return {hex, b.tag, b.version, t ? format_instant(*t) : b.created};
+    return {hex, b.tag, printable(b.version), t ? format_instant(*t) : printable(b.created)};
 }
 
 std::string pinned_image(const ImageRef& repository, const ImageBuild& b) {

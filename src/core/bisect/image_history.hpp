@@ -33,11 +33,12 @@ std::vector<std::string> tags_to_describe(const BisectConfig& c, const std::vect
 // good's and bad's tags: a reference by digest alone cannot be found among tags.
 std::string endpoint_tag(const BisectBuild& b, const char* which);
 
-// The builds from good's tag to bad's, oldest first by creation time (ties
-// by tag), a build whose digest an earlier one has left out (tags that name
-// one image). Throws bootbench::Error (exit 2) when good or bad is missing,
-// a build has no creation time, good is not older than bad, good and bad are
-// one image, or fewer than 2 builds lie between them.
+// The builds from good's tag to bad's, oldest first by creation time, a
+// build whose digest an earlier one has left out (tags that name one image).
+// Throws bootbench::Error (exit 2) when good or bad is missing, a build has
+// no creation time, good is not older than bad, good and bad are one image,
+// fewer than 2 builds lie between them, or two of them were created at one
+// instant (no order: reproducible builds often write 1970-01-01).
 std::vector<ImageBuild> order_image_builds(std::vector<ImageBuild> builds, const std::string& good_tag,
                                            const std::string& bad_tag, const std::string& image);
 

@@ -9,13 +9,18 @@
 
 namespace bootbench::sys {
 
-nlohmann::json resolve_images(const core::Experiment& e, std::ostream& out, DigestPolicy policy) {
-    nlohmann::json images = nlohmann::json::object();
+RegistryOptions lookup_options() {
     RegistryOptions options;
     if (const char* base = std::getenv("BOOTBENCH_REGISTRY_URL"))
         options.base_url = base;
     options.timeout_s = 15;
     options.connect_timeout_s = 5;
+    return options;
+}
+
+nlohmann::json resolve_images(const core::Experiment& e, std::ostream& out, DigestPolicy policy) {
+    nlohmann::json images = nlohmann::json::object();
+    RegistryOptions options = lookup_options();
     CurlHttpClient http;
     for (const auto& t : e.targets) {
         if (t.selector.kind != core::SelectorKind::image)
