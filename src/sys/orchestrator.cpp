@@ -222,6 +222,24 @@ void unpin_ours(Context& c) {
 // Default, pins and kargs deployments back as they were. Each step is
 // idempotent: a crash here reruns the whole cleanup at the next boot, which
 // still has its unit (units go only after the state says the end).
+// The images an image bisection imported, dropped from the repo (gigabytes
+// otherwise left behind); one still booted keeps its commit until its
+// deployment goes. A failure is logged: the machine is back either way.
+void forget_bisect_images(Context& c) {
+    if (c.state.bisect.is_null())
+        return;
+    core::BisectRun run = bisect_of(c.state);
+    std::vector<std::string> pulled;
+    for (size_t i = 0; i < run.images.size(); ++i)
+        if (c.state.find_target(run.labels[i]))
+            pulled.push_back(run.images[i]);
+    try {
+        c.host.sysroot().remove_images(pulled);
+    } catch (const Error& e) {
+        c.log.line(std::string("could not remove the bisected images from the repo: ") + e.what());
+    }
+}
+
 bool restore_machine(Context& c, const std::optional<core::DeploymentRef>& booted) {
     Sysroot& sr = c.host.sysroot();
     sr.set_default(c.state.original_default, StagedPolicy::drop);
@@ -244,6 +262,7 @@ bool restore_machine(Context& c, const std::optional<core::DeploymentRef>& boote
         else
             sr.undeploy(d.ref);
     }
+    forget_bisect_images(c);
     sr.cleanup(); // the runs' reorders skipped it
     return !kargs_booted;
 }

@@ -12,6 +12,7 @@
 #include "core/bisect/bisect_run.hpp"
 #include "sys/store/files.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <sstream>
@@ -80,6 +81,14 @@ std::vector<std::string> listed_labels(const std::string& out) {
         if (line.rfind("  ", 0) == 0 && line.size() > 14)
             labels.push_back(line.substr(2, 12));
     return labels;
+}
+
+// No image ref the stand-in made is left in the sandbox's repo.
+void testing_refs_gone(Sandbox& sb) {
+    std::string refs = (sb.dir / "refs.out").string();
+    std::string cmd = "ostree refs --repo=" + (sb.layout.sysroot / "ostree/repo").string() + " > " + refs;
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    CHECK(sys::read_text_file(refs).find("standin-container/") == std::string::npos);
 }
 
 std::string file_of(Sandbox& sb) {
@@ -155,6 +164,15 @@ TEST_CASE("an image's registry builds bisected on a sandbox name the build that 
     for (const auto& d : h.sysroot().deployments())
         CHECK(d.image.find("hist/os") == std::string::npos); // every build removed
     CHECK(no_units_left(sb));
+    // the images it imported are dropped from the repo: every build deployed, by its base reference
+    std::string calls = sys::read_text_file(sb.dir / "bootc-calls");
+    REQUIRE(calls.find("ostree container image remove") != std::string::npos);
+    std::string removed = calls.substr(calls.rfind("ostree container image remove"));
+    for (const auto& t : s.targets)
+        CHECK(removed.find(" registry:quay.io/hist/os@sha256:" + t.target) != std::string::npos);
+    CHECK(std::count(removed.begin(), removed.end(), '@') == static_cast<long>(s.targets.size()));
+    CHECK(sys::read_text_file(sb.dir / "bootc-calls").find("standin: ") == std::string::npos);
+    testing_refs_gone(sb);
 }
 
 TEST_CASE("an image history that cannot be bisected says why, before anything changes", "[http][bisect]") {

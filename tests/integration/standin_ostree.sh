@@ -8,7 +8,8 @@
 # gives its digest ("HEXPREFIX=VALUE ...", a build's label; none: the digest), kept by a ref
 # of its own as ostree-container's image refs are; then it prints the line
 # ostree-container prints, "Wrote: IMGREF => COMMIT". Every other ostree
-# command is the real ostree's ($STANDIN_REAL_OSTREE, else /usr/bin/ostree).
+# command is the real ostree's ($STANDIN_REAL_OSTREE, else /usr/bin/ostree);
+# `ostree container image remove --repo REPO IMGREF...` drops those refs.
 # Each pull is appended to $STANDIN_CALLS; STANDIN_PULL_EXIT=N fails with N.
 set -euf
 real=${STANDIN_REAL_OSTREE:-/usr/bin/ostree}
@@ -18,7 +19,17 @@ if [ "${STANDIN_PULL_EXIT:-0}" != 0 ]; then
   echo "error: Importing: Fetching manifest: unauthorized" >&2
   exit "$STANDIN_PULL_EXIT"
 fi
-[ "$2 $3" = "image pull" ] || { echo "standin: only 'container image pull' is played" >&2; exit 2; }
+# `container image remove --repo REPO IMGREF...`: the images' refs dropped.
+if [ "$2 $3 $4" = "image remove --repo" ]; then
+  repo=$5
+  shift 5
+  for ref; do
+    "$real" refs --repo="$repo" --delete "standin-container/$(printf %s "${ref##*@}" | cut -c8-19)"
+  done
+  echo "Removed images: $#"
+  exit 0
+fi
+[ "$2 $3" = "image pull" ] || { echo "standin: only 'container image pull' and 'remove' are played" >&2; exit 2; }
 repo=$4 imgref=$5
 digest=${imgref##*@}
 value=$digest

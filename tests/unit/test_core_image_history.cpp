@@ -167,6 +167,18 @@ TEST_CASE("the commit ostree-container's pull wrote, or found already there", "[
     CHECK_FALSE(pulled_commit(""));
 }
 
+TEST_CASE("the images a bisection pulled are removed by their base reference", "[image-history]") {
+    CHECK(base_image_ref("ostree-unverified-registry:quay.io/x/os@sha256:1") == "registry:quay.io/x/os@sha256:1");
+    CHECK(base_image_ref("ostree-unverified-image:docker://quay.io/x/os@sha256:1") == "docker://quay.io/x/os@sha256:1");
+    CHECK(base_image_ref("ostree-image-signed:docker://quay.io/x/os@sha256:1") == "docker://quay.io/x/os@sha256:1");
+    CHECK(base_image_ref("ostree-remote-image:fedora:docker://quay.io/x/os@sha256:1") ==
+          "docker://quay.io/x/os@sha256:1");
+    CHECK(base_image_ref("ostree-remote-registry:fedora:quay.io/x/os@sha256:1") == "registry:quay.io/x/os@sha256:1");
+    CHECK(container_remove_argv("/r", {"ostree-unverified-registry:q/a@sha256:1", "ostree-image-signed:docker://q/a@sha256:2"}) ==
+          std::vector<std::string>{"ostree", "container", "image", "remove", "--repo", "/r", "registry:q/a@sha256:1",
+                                   "docker://q/a@sha256:2"});
+}
+
 TEST_CASE("an image bisection's record keeps each build's pinned image", "[image-history]") {
     BisectFile f = parse_bisect(file("good = { image = \"quay.io/x/os:stable-1\" }\nbad = { image = "
                                      "\"quay.io/x/os:stable-6\" }\ntags = \"stable-*\"\n"),

@@ -32,6 +32,26 @@ std::vector<std::string> container_pull_argv(const std::string& repo, const std:
     return {"ostree", "container", "image", "pull", repo, imgref};
 }
 
+std::string base_image_ref(const std::string& imgref) {
+    for (const char* p : {"ostree-unverified-registry:", "ostree-unverified-image:", "ostree-image-signed:"})
+        if (starts_with(imgref, p))
+            return std::string(starts_with(imgref, "ostree-unverified-registry:") ? "registry:" : "") +
+                   imgref.substr(std::string(p).size());
+    if (starts_with(imgref, "ostree-remote-image:") || starts_with(imgref, "ostree-remote-registry:")) {
+        size_t remote_end = imgref.find(':', imgref.find(':') + 1);
+        std::string rest = imgref.substr(remote_end + 1);
+        return starts_with(imgref, "ostree-remote-registry:") ? "registry:" + rest : rest;
+    }
+    return imgref;
+}
+
+std::vector<std::string> container_remove_argv(const std::string& repo, const std::vector<std::string>& imgrefs) {
+    std::vector<std::string> argv = {"ostree", "container", "image", "remove", "--repo", repo};
+    for (const auto& i : imgrefs)
+        argv.push_back(base_image_ref(i));
+    return argv;
+}
+
 std::optional<std::string> pulled_commit(const std::string& out) {
     std::istringstream in(out);
     std::optional<std::string> found;

@@ -411,6 +411,20 @@ std::string Sysroot::pull_image(const std::string& imgref) {
     return *commit;
 }
 
+void Sysroot::remove_images(const std::vector<std::string>& imgrefs) {
+    if (imgrefs.empty())
+        return;
+    Captured c;
+    {
+        Lock lock(*this);
+        c = capture_process(core::container_remove_argv((path_ / "ostree/repo").string(), imgrefs), kImagePullTimeoutS);
+    }
+    if (c.status != 0)
+        throw Error("removing " + core::count_of(static_cast<long long>(imgrefs.size()), "image") + " from " +
+                    repo_where(path_) + " (ostree container image remove) failed (" + describe(c.ending) +
+                    "): " + core::printable(core::last_line(c.err)));
+}
+
 core::DeploymentRef Sysroot::deploy_image(const core::DeploymentRef& base, const std::string& commit,
                                           const std::string& imgref, const std::string& target) {
     return deploy_marked(base, {commit, "", imgref, {}, target,

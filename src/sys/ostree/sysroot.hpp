@@ -97,6 +97,10 @@ public:
     // returns its merge commit.
     // Throws bootbench::Error naming the image and what the command said.
     std::string pull_image(const std::string& imgref);
+    // Drops the refs of images pull_image imported (their layers collected;
+    // their commits go at the next cleanup once no deployment holds them).
+    // Throws bootbench::Error with what the command said.
+    void remove_images(const std::vector<std::string>& imgrefs);
     // Deploys an imported image's `commit` like deploy_commit, its origin
     // the image (container-image-reference), as rpm-ostree and bootc write it.
     core::DeploymentRef deploy_image(const core::DeploymentRef& base, const std::string& commit,
