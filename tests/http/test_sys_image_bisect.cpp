@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <sstream>
 
 using namespace bootbench;
@@ -23,16 +22,8 @@ using namespace bootbench::test;
 namespace {
 
 // The booted build's value, then 1000 less 150 from build 2 on, plus 0-29.
-const char* kScript = "n=$(cat \"$BOOTBENCH_SANDBOX_BOOTED/usr/share/bootbench/sandbox-build\"); "
-                      "r=$(od -An -N2 -tu2 /dev/urandom); echo \"value $(( 1000 - (n >= 2) * 150 + r % 30 ))\"";
-
 std::string image_bisect_file(const std::string& keys) {
-    return std::string("[experiment]\nname = \"which-image\"\n"
-                       "\n[conditions]\nsettle_s = 0\nmax_start_temp_c = 200.0\ntemp_wait_timeout_s = 1\n"
-                       "\n[[bench]]\nkind = \"command\"\nname = \"work\"\nargv = [\"/bin/sh\", \"-c\", '") +
-           kScript +
-           "']\ntimeout_s = 5\n[[bench.metric]]\nkey = \"work_done\"\nregex = 'value ([0-9.]+)'\n"
-           "unit = \"ops\"\nbetter = \"higher\"\n\n[bisect]\nmetric = \"work_done\"\n" + keys;
+    return sandbox_bisect_file("which-image", 2, "metric = \"work_done\"\n" + keys);
 }
 
 std::string endpoints(const std::string& good, const std::string& bad) {
@@ -42,26 +33,6 @@ std::string endpoints(const std::string& good, const std::string& bad) {
 
 const std::string kKeys = endpoints("stable-20261101", "stable-20261122") +
                           "tags = \"stable-202611[01]*\"\nendpoint_runs = 5\nstep_runs = 5\nconfirm_runs = 2\n";
-
-// The environment of this process (the emulated boots' bootbench inherits
-// it) for one scope.
-class ScopedVars {
-  public:
-    explicit ScopedVars(const std::map<std::string, std::string>& vars) {
-        for (const auto& [k, v] : vars) {
-            const char* old = std::getenv(k.c_str());
-            old_.emplace_back(k, old ? std::optional<std::string>(old) : std::nullopt);
-            ::setenv(k.c_str(), v.c_str(), 1);
-        }
-    }
-    ~ScopedVars() {
-        for (const auto& [k, v] : old_)
-            v ? ::setenv(k.c_str(), v->c_str(), 1) : ::unsetenv(k.c_str());
-    }
-
-  private:
-    std::vector<std::pair<std::string, std::optional<std::string>>> old_;
-};
 
 // The sandbox with `ostree` the stand-in (its pulls in <dir>/bootc-calls) and
 // the bisect file; the environment its commands and boots need.
@@ -144,7 +115,7 @@ TEST_CASE("an image's registry builds bisected on a sandbox name the build that 
         CHECK(images == 2);
     }
 
-    ScopedVars during({{"PATH", (sb.dir / "bin").string() + ":" + std::getenv("PATH")},
+    ScopedEnv during({{"PATH", (sb.dir / "bin").string() + ":" + std::getenv("PATH")},
                        {"STANDIN_CALLS", (sb.dir / "bootc-calls").string()},
                        {"STANDIN_IMAGE_VALUES", env["STANDIN_IMAGE_VALUES"]}});
     sb.boot_until_done(80);

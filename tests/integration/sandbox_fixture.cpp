@@ -40,30 +40,29 @@ CliResult run_cli(const std::vector<std::string>& args) {
     return r;
 }
 
-namespace {
-
-// Sets variables for one call and puts the old values back.
-class ScopedEnv {
-public:
-    explicit ScopedEnv(const std::map<std::string, std::string>& vars) {
-        for (const auto& [name, value] : vars) {
-            const char* old = std::getenv(name.c_str());
-            old_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
-            ::setenv(name.c_str(), value.c_str(), 1);
-        }
+ScopedEnv::ScopedEnv(const std::map<std::string, std::string>& vars) {
+    for (const auto& [name, value] : vars) {
+        const char* old = std::getenv(name.c_str());
+        old_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
+        ::setenv(name.c_str(), value.c_str(), 1);
     }
-    ~ScopedEnv() {
-        for (const auto& [name, value] : old_)
-            value ? ::setenv(name.c_str(), value->c_str(), 1) : ::unsetenv(name.c_str());
-    }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
+}
 
-private:
-    std::vector<std::pair<std::string, std::optional<std::string>>> old_;
-};
+ScopedEnv::~ScopedEnv() {
+    for (const auto& [name, value] : old_)
+        value ? ::setenv(name.c_str(), value->c_str(), 1) : ::unsetenv(name.c_str());
+}
 
-} // namespace
+std::string sandbox_bisect_file(const std::string& name, int slow_from, const std::string& bisect_keys) {
+    std::string script = "n=$(cat \"$BOOTBENCH_SANDBOX_BOOTED/usr/share/bootbench/sandbox-build\"); "
+                         "r=$(od -An -N2 -tu2 /dev/urandom); echo \"value $(( 1000 - (n >= " +
+                         std::to_string(slow_from) + ") * 150 + r % 30 ))\"";
+    return "[experiment]\nname = \"" + name + "\"\n"
+           "\n[conditions]\nsettle_s = 0\nmax_start_temp_c = 200.0\ntemp_wait_timeout_s = 1\n"
+           "\n[[bench]]\nkind = \"command\"\nname = \"work\"\nargv = [\"/bin/sh\", \"-c\", '" + script +
+           "']\ntimeout_s = 5\n[[bench.metric]]\nkey = \"work_done\"\nregex = 'value ([0-9.]+)'\n"
+           "unit = \"ops\"\nbetter = \"higher\"\n\n[bisect]\n" + bisect_keys;
+}
 
 CliResult run_on_sandbox(Sandbox& sb, const std::vector<std::string>& args,
                          const std::map<std::string, std::string>& env) {

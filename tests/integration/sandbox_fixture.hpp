@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,25 @@ struct CliResult {
 };
 // Runs the bootbench binary under test with `args`.
 CliResult run_cli(const std::vector<std::string>& args);
+
+// Variables set in this process's environment for one scope (what the
+// sandbox's emulated boots inherit), the old values put back at its end.
+class ScopedEnv {
+public:
+    explicit ScopedEnv(const std::map<std::string, std::string>& vars);
+    ~ScopedEnv();
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    std::vector<std::pair<std::string, std::optional<std::string>>> old_;
+};
+
+// A bisect file named `name` whose one `command` bench reads the booted
+// build's number from its tree (usr/share/bootbench/sandbox-build) and
+// measures work_done 15% lower from build `slow_from` on, in 3% noise;
+// `bisect_keys` go into [bisect].
+std::string sandbox_bisect_file(const std::string& name, int slow_from, const std::string& bisect_keys);
 
 class Sandbox;
 // Every deployment of the sandbox: no unit left in any /etc.

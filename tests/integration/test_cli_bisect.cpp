@@ -20,17 +20,8 @@ using namespace bootbench::test;
 namespace {
 
 // The booted build's number, then 1000 less 150 from build 4 on, plus 0-29.
-const char* kScript = "n=$(cat \"$BOOTBENCH_SANDBOX_BOOTED/usr/share/bootbench/sandbox-build\"); "
-                      "r=$(od -An -N2 -tu2 /dev/urandom); echo \"value $(( 1000 - (n >= 4) * 150 + r % 30 ))\"";
-
 std::string bisect_file(const std::string& bisect_keys) {
-    return std::string("[experiment]\nname = \"which-build\"\n"
-                       "\n[conditions]\nsettle_s = 0\nmax_start_temp_c = 200.0\ntemp_wait_timeout_s = 1\n"
-                       "\n[[bench]]\nkind = \"command\"\nname = \"work\"\nargv = [\"/bin/sh\", \"-c\", '") +
-           kScript +
-           "']\ntimeout_s = 5\n[[bench.metric]]\nkey = \"work_done\"\nregex = 'value ([0-9.]+)'\n"
-           "unit = \"ops\"\nbetter = \"higher\"\n\n[bisect]\n" +
-           bisect_keys;
+    return sandbox_bisect_file("which-build", 4, bisect_keys);
 }
 
 const char* kSandboxKeys = "good = { refspec = \"fedora:fedora/43/x86_64/silverblue\", commit = \"3f2a\" }\n"

@@ -41,15 +41,6 @@ std::vector<std::string> boot_order(Sandbox& sb, int max_boots = 40) {
     return order;
 }
 
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-    ~ScopedEnv() { ::unsetenv(name_); }
-
-private:
-    const char* name_;
-};
-
 } // namespace
 
 TEST_CASE("the whole loop: each run boots its target, the machine ends as it began", "[loop]") {
@@ -113,8 +104,7 @@ TEST_CASE("a kill at every state transition: the next boot goes on, no result is
             }
             sb.start();
             // Only the boots' processes see the hook, never this test process.
-            ScopedEnv at("BOOTBENCH_TEST_CRASH_AT", point);
-            ScopedEnv mark("BOOTBENCH_TEST_CRASH_MARKER", marker.string());
+            ScopedEnv hook({{"BOOTBENCH_TEST_CRASH_AT", point}, {"BOOTBENCH_TEST_CRASH_MARKER", marker.string()}});
             std::map<std::string, std::string> at_crash;
             int boots = 0;
             for (; boots < 40; ++boots) {
