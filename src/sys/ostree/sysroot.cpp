@@ -393,36 +393,37 @@ void Sysroot::pull_commit(const std::string& refspec, const std::string& commit)
                     src.where);
 }
 
-std::string Sysroot::pull_image(const std::string& imgref) {
-    std::string doing = "pulling the image " + imgref + " into " + repo_where(path_) + " (ostree container image pull)";
+// ostree-container on this sysroot's repo, under the lock: a booted host's
+// /sysroot is writable under it, for the child too. Its stdout; throws
+// naming `doing` and the command's last words when it fails.
+std::string Sysroot::run_container_tool(const std::vector<std::string>& argv, const std::string& doing) {
     Captured c;
     {
-        Lock lock(*this); // a booted host's /sysroot is writable under it, for the child too
-        c = capture_process(core::container_pull_argv((path_ / "ostree/repo").string(), imgref), kImagePullTimeoutS);
+        Lock lock(*this);
+        c = capture_process(argv, kImagePullTimeoutS);
     }
     if (c.status != 0)
         throw Error(doing + " failed (" + describe(c.ending) + "): " + core::printable(core::last_line(c.err)) +
                     (c.status == 127 ? "; that command comes with rpm-ostree and bootc" : ""));
-    auto commit = core::pulled_commit(c.out);
+    return c.out;
+}
+
+std::string Sysroot::pull_image(const std::string& imgref) {
+    std::string doing = "pulling the image " + imgref + " into " + repo_where(path_) + " (ostree container image pull)";
+    std::string out = run_container_tool(core::container_pull_argv((path_ / "ostree/repo").string(), imgref), doing);
+    auto commit = core::pulled_commit(out);
     g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
     if (!commit || !commit_complete(repo, *commit))
         throw Error(doing + ": its output names no commit that is whole in the repo (" +
-                    core::printable(core::last_line(c.out)) + ")");
+                    core::printable(core::last_line(out)) + ")");
     return *commit;
 }
 
 void Sysroot::remove_images(const std::vector<std::string>& imgrefs) {
-    if (imgrefs.empty())
-        return;
-    Captured c;
-    {
-        Lock lock(*this);
-        c = capture_process(core::container_remove_argv((path_ / "ostree/repo").string(), imgrefs), kImagePullTimeoutS);
-    }
-    if (c.status != 0)
-        throw Error("removing " + core::count_of(static_cast<long long>(imgrefs.size()), "image") + " from " +
-                    repo_where(path_) + " (ostree container image remove) failed (" + describe(c.ending) +
-                    "): " + core::printable(core::last_line(c.err)));
+    if (!imgrefs.empty())
+        run_container_tool(core::container_remove_argv((path_ / "ostree/repo").string(), imgrefs),
+                           "removing " + core::count_of(static_cast<long long>(imgrefs.size()), "image") + " from " +
+                               repo_where(path_) + " (ostree container image remove)");
 }
 
 core::DeploymentRef Sysroot::deploy_image(const core::DeploymentRef& base, const std::string& commit,

@@ -127,6 +127,7 @@ private:
     void write_order(std::vector<OstreeDeployment*> order, const std::string& doing, Postclean clean);
     void write_pin(OstreeDeployment* d, bool pinned, const std::string& doing);
     void pull_locked(const PullRequest& req);
+    std::string run_container_tool(const std::vector<std::string>& argv, const std::string& doing);
     class Lock;
 
     fs::path path_;
