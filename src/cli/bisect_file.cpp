@@ -54,6 +54,7 @@ BisectFileText read_bisect_file(const std::string& path) {
 BisectBuilds bisect_builds(sys::Sysroot& sr, const core::BisectFile& f, std::ostream& out) {
     const core::BisectConfig& b = f.bisect;
     if (b.good.kind == core::SelectorKind::image) {
+        sr.check_container_tool(); // before the registry is asked: what a pull will need
         sys::ImageHistory h = sys::image_history(b, out);
         return {h.image, std::move(h.builds), std::move(h.images)};
     }

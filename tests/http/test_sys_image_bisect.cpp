@@ -174,6 +174,20 @@ TEST_CASE("an image history that cannot be bisected says why, before anything ch
                "follows one image's builds");
 }
 
+TEST_CASE("an image bisection without ostree-container says so before it asks the registry", "[http][bisect]") {
+    Sandbox sb(fast_experiment(1));
+    auto env = prepare(sb, kKeys);
+    fs::remove(sb.dir / "bin" / "ostree"); // Debian's ostree alone: no `container` command
+    CliResult r = run_on_sandbox(sb, {"bisect", "--dry-run", file_of(sb)}, env);
+    INFO(r.out + r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.rfind("bootbench: error: bisect over an image's builds imports each with ostree-container "
+                      "('ostree container', which rpm-ostree and bootc install), but 'ostree container image list' "
+                      "failed here (exited with status ",
+                      0) == 0); // 1 for Debian 12's ostree ("Unknown command"); its words vary by release
+    CHECK(r.out.find("reading the images") == std::string::npos);
+}
+
 TEST_CASE("an image build whose pull fails stops the start with what ostree-container said", "[http][bisect]") {
     Sandbox sb(fast_experiment(1));
     auto env = prepare(sb, kKeys);

@@ -174,6 +174,7 @@ TEST_CASE("the images a bisection pulled are removed by their base reference", "
     CHECK(base_image_ref("ostree-remote-image:fedora:docker://quay.io/x/os@sha256:1") ==
           "docker://quay.io/x/os@sha256:1");
     CHECK(base_image_ref("ostree-remote-registry:fedora:quay.io/x/os@sha256:1") == "registry:quay.io/x/os@sha256:1");
+    CHECK(container_list_argv("/r") == std::vector<std::string>{"ostree", "container", "image", "list", "--repo", "/r"});
     CHECK(container_remove_argv("/r", {"ostree-unverified-registry:q/a@sha256:1", "ostree-image-signed:docker://q/a@sha256:2"}) ==
           std::vector<std::string>{"ostree", "container", "image", "remove", "--repo", "/r", "registry:q/a@sha256:1",
                                    "docker://q/a@sha256:2"});

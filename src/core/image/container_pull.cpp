@@ -45,6 +45,10 @@ std::string base_image_ref(const std::string& imgref) {
     return imgref;
 }
 
+std::vector<std::string> container_list_argv(const std::string& repo) {
+    return {"ostree", "container", "image", "list", "--repo", repo};
+}
+
 std::vector<std::string> container_remove_argv(const std::string& repo, const std::vector<std::string>& imgrefs) {
     std::vector<std::string> argv = {"ostree", "container", "image", "remove", "--repo", repo};
     for (const auto& i : imgrefs)

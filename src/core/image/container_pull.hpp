@@ -13,6 +13,10 @@ namespace bootbench::core {
 // "ostree-unverified-registry:quay.io/x/y@sha256:...") into `repo`.
 std::vector<std::string> container_pull_argv(const std::string& repo, const std::string& imgref);
 
+// The argv that lists the images in `repo`: read-only, it proves that
+// `ostree container` is there (Debian's ostree alone says "Unknown command").
+std::vector<std::string> container_list_argv(const std::string& repo);
+
 // The argv that drops the images' refs from `repo` and collects the layers
 // no image uses any more (their commits go at the repo's next prune, once
 // no deployment holds them). Each of `imgrefs` as container_pull_argv took it.

@@ -408,6 +408,14 @@ std::string Sysroot::run_container_tool(const std::vector<std::string>& argv, co
     return c.out;
 }
 
+void Sysroot::check_container_tool() {
+    Captured c = capture_process(core::container_list_argv((path_ / "ostree/repo").string()), 60);
+    if (c.status != 0)
+        throw input_error("bisect over an image's builds imports each with ostree-container ('ostree container', "
+                          "which rpm-ostree and bootc install), but 'ostree container image list' failed here (" +
+                          describe(c.ending) + "): " + core::printable(core::last_line(c.err)));
+}
+
 std::string Sysroot::pull_image(const std::string& imgref) {
     std::string doing = "pulling the image " + imgref + " into " + repo_where(path_) + " (ostree container image pull)";
     std::string out = run_container_tool(core::container_pull_argv((path_ / "ostree/repo").string(), imgref), doing);

@@ -92,6 +92,9 @@ public:
     // experiment removes it like a kernel-argument deployment.
     core::DeploymentRef deploy_commit(const core::DeploymentRef& base, const std::string& commit,
                                       const std::string& refspec, const std::string& target);
+    // Throws bootbench::Error (exit 2) when ostree-container cannot list
+    // this repo's images: an image bisection would fail at its first pull.
+    void check_container_tool();
     // Imports an image (an ostree image reference pinned by digest) into the
     // repo with ostree-container, under the lock, within kImagePullTimeoutS;
     // returns its merge commit.
