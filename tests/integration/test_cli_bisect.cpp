@@ -135,6 +135,8 @@ TEST_CASE("an image bisection whose registry cannot be reached says so, before c
                                              "bad = { image = \"ghcr.io/x/y:stable-9\" }\n"
                                              "candidates = [\"ghcr.io/x/y:stable-3\", \"ghcr.io/x/y:stable-5\"]\n"
                                              "metric = \"work_done\"\n"));
+    fs::create_directories(sb.dir / "bin"); // ostree-container played by its stand-in: Debian has none
+    fs::create_symlink(STANDIN_OSTREE, sb.dir / "bin" / "ostree");
     CliResult r = run_on_sandbox(sb, {"bisect", images.string()}); // the registry: a refused port (meson.build)
     INFO(r.out + r.err);
     CHECK(r.status == 1);
