@@ -172,6 +172,28 @@ TEST_CASE("an image history that cannot be bisected says why, before anything ch
             "tags = \"stable-*\"\n",
             2, "bisect.bad 'quay.io/other/os:v2' is not an image of quay.io/hist/os (bisect.good's): a bisect "
                "follows one image's builds");
+    auto env = prepare(sb, endpoints("stable-20261101", "stable-20261122") +
+                               "candidates = [\"quay.io/hist/os:stable-20261129\", \"quay.io/hist/os:latest\"]\n");
+    CliResult twice = run_on_sandbox(sb, {"bisect", file_of(sb)}, env);
+    CHECK(twice.status == 2);
+    CHECK(twice.err.rfind("bootbench: error: quay.io/hist/os:stable-20261129 and latest are one image (sha256:", 0) == 0);
+    CHECK(twice.err.find("): list each build once\n") != std::string::npos);
+}
+
+TEST_CASE("an image's listed builds are taken as written, each pinned by digest", "[http][bisect]") {
+    Sandbox sb(fast_experiment(1));
+    auto env = prepare(sb, endpoints("stable-20261101", "stable-20261122") +
+                               "candidates = [\"quay.io/hist/os:stable-20261115\", "
+                               "\"quay.io/hist/os:stable-20261108\"]\n");
+    CliResult dry = run_on_sandbox(sb, {"bisect", "--dry-run", file_of(sb)}, env);
+    INFO(dry.out + dry.err);
+    REQUIRE(dry.status == 0);
+    size_t at15 = dry.out.find("  stable-20261115\n"), at08 = dry.out.find("  stable-20261108\n");
+    CHECK(at15 != std::string::npos);
+    CHECK(at08 != std::string::npos);
+    CHECK(at15 < at08); // the user's order, not the registry's times
+    CHECK(dry.out.find("reading the images") == std::string::npos); // no tag list read
+    CHECK(listed_labels(dry.out).size() == 4);
 }
 
 TEST_CASE("an image bisection without ostree-container says so before it asks the registry", "[http][bisect]") {
