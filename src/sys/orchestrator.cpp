@@ -219,9 +219,6 @@ void unpin_ours(Context& c) {
     }
 }
 
-// Default, pins and kargs deployments back as they were. Each step is
-// idempotent: a crash here reruns the whole cleanup at the next boot, which
-// still has its unit (units go only after the state says the end).
 // The images an image bisection imported, dropped from the repo (gigabytes
 // otherwise left behind); one still booted keeps its commit until its
 // deployment goes. A failure is logged: the machine is back either way.
@@ -240,6 +237,9 @@ void forget_bisect_images(Context& c) {
     }
 }
 
+// Default, pins and kargs deployments back as they were. Each step is
+// idempotent: a crash here reruns the whole cleanup at the next boot, which
+// still has its unit (units go only after the state says the end).
 bool restore_machine(Context& c, const std::optional<core::DeploymentRef>& booted) {
     Sysroot& sr = c.host.sysroot();
     sr.set_default(c.state.original_default, StagedPolicy::drop);

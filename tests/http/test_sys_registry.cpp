@@ -315,15 +315,15 @@ TEST_CASE("a Docker-Content-Digest with terminal escapes is quoted escaped, neve
           "Docker-Content-Digest 'sha256:\\x1b]0;pwned\\x07\\x1b[2J', which is not a digest");
 }
 
-namespace bootbench::sys {
+namespace bootbench::core {
 
 // Catch shows a failed comparison's values with it.
-static std::ostream& operator<<(std::ostream& out, const ImageBuildInfo& b) {
+static std::ostream& operator<<(std::ostream& out, const ImageBuild& b) {
     return out << "{" << b.tag << ", " << b.digest << ", '" << b.created << "', '" << b.version
                << "'}";
 }
 
-} // namespace bootbench::sys
+} // namespace bootbench::core
 
 namespace {
 
@@ -332,7 +332,7 @@ std::vector<std::string> tags_of(const std::string& image) {
     return list_tags(parse_image_ref(image), http, on_loopback());
 }
 
-ImageBuildInfo build(const std::string& tag, const Platform& p = kAmd64) {
+core::ImageBuild build(const std::string& tag, const Platform& p = kAmd64) {
     CurlHttpClient http;
     return describe_image(parse_image_ref("ghcr.io/hist/os:" + tag), http, p, on_loopback());
 }
@@ -412,7 +412,7 @@ TEST_CASE("a build's creation time and version, and the digest bootbench pins to
     size_t tokens_before = loopback().requests("/token?").size();
     std::string d1101 = digest_of("hist/os:stable-20261101");
     CHECK(build("stable-20261101") ==
-          ImageBuildInfo{"stable-20261101", d1101, "2026-11-01T04:10:00Z", "43.20261101.0"});
+          core::ImageBuild{"stable-20261101", d1101, "2026-11-01T04:10:00Z", "43.20261101.0"});
     auto seen = loopback().requests("/v2/hist/os/");
     REQUIRE(seen.size() == before + 4); // HEAD 401, HEAD, the manifest by digest, its config
     CHECK(seen[before + 2]["path"] == "/v2/hist/os/manifests/" + d1101);
@@ -421,17 +421,17 @@ TEST_CASE("a build's creation time and version, and the digest bootbench pins to
     CHECK(loopback().requests("/token?").size() == tokens_before + 1);
     // A Docker image with the plain "version" label; one without a time or labels.
     CHECK(build("stable-20261108") ==
-          ImageBuildInfo{"stable-20261108", digest_of("hist/os:stable-20261108"),
+          core::ImageBuild{"stable-20261108", digest_of("hist/os:stable-20261108"),
                          "2026-11-08T04:10:00.123456789Z", "43.20261108.0"});
     CHECK(build("stable-20261129") ==
-          ImageBuildInfo{"stable-20261129", digest_of("hist/os:stable-20261129"), "", ""});
+          core::ImageBuild{"stable-20261129", digest_of("hist/os:stable-20261129"), "", ""});
 }
 
 TEST_CASE("a multi-architecture build is pinned by its index, described by this machine's image",
           "[registry][builds]") {
     std::string index = digest_of("hist/os:stable-20261122");
     CHECK(build("stable-20261122") ==
-          ImageBuildInfo{"stable-20261122", index, "2026-11-22T04:10:00Z", "43.20261122.0"});
+          core::ImageBuild{"stable-20261122", index, "2026-11-22T04:10:00Z", "43.20261122.0"});
     CHECK(build("stable-20261122", kArm64).created == "2026-11-22T04:30:00Z");
     auto seen = loopback().requests("/v2/hist/os/manifests/");
     CHECK(seen.back()["path"] == "/v2/hist/os/manifests/" + digest_of("hist_1122_arm64"));
@@ -439,7 +439,7 @@ TEST_CASE("a multi-architecture build is pinned by its index, described by this 
 
 TEST_CASE("a config blob sent from a CDN: the redirect is followed", "[registry][builds]") {
     size_t before = loopback().requests("/cdn/").size();
-    CHECK(build("stable-20261115") == ImageBuildInfo{"stable-20261115",
+    CHECK(build("stable-20261115") == core::ImageBuild{"stable-20261115",
                                                      digest_of("hist/os:stable-20261115"),
                                                      "2026-11-15T04:10:00+00:00", "43.20261115.0"});
     CHECK(loopback().requests("/cdn/").size() == before + 1);

@@ -270,4 +270,8 @@ std::string ascii_safe(const std::string& s) {
     return out;
 }
 
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
 } // namespace bootbench::core

@@ -25,6 +25,9 @@ std::string last_line(const std::string& text);
 
 std::string count_of(long long n, const std::string& word);
 
+// Whether `s` begins with `prefix`.
+bool starts_with(std::string_view s, std::string_view prefix);
+
 // Printable ASCII only: anything else (UTF-8 included) becomes '?'
 // (one per UTF-8 sequence), control characters a space.
 std::string ascii_safe(const std::string& s);

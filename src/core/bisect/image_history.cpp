@@ -16,10 +16,6 @@ bool same_repository(const ImageRef& a, const ImageRef& b) {
     return a.registry == b.registry && a.repository == b.repository;
 }
 
-std::string repository_name(const ImageRef& r) {
-    return r.registry + "/" + r.repository;
-}
-
 void check_same(const ImageRef& repo, const std::string& reference, const std::string& what) {
     if (!same_repository(repo, parse_image_ref(reference)))
         throw input_error(what + " '" + reference + "' is not an image of " + repository_name(repo) +

@@ -6,20 +6,13 @@
 // Pure.
 #include "core/bisect/bisect_config.hpp"
 #include "core/deployment/deployment.hpp"
+#include "core/image/image_builds.hpp"
 #include "core/image/oci.hpp"
 
 #include <string>
 #include <vector>
 
 namespace bootbench::core {
-
-// One tag of the image's repository, as its image's config says.
-struct ImageBuild {
-    std::string tag;
-    std::string digest;  // "sha256:<hex>", the digest bootbench pins to
-    std::string created; // the config's RFC 3339 time, "" when it has none
-    std::string version; // its org.opencontainers.image.version label, or ""
-};
 
 // The repository good names, with bad and every listed candidate checked to
 // name the same one (a bisect follows one image's builds). Throws

@@ -42,8 +42,7 @@ Resolution unique_match(const Target& t, const std::vector<DeploymentInfo>& ds,
 // "registry/repository" of an image reference; "" when it does not parse.
 std::string repository_of(const std::string& reference) {
     try {
-        ImageRef r = parse_image_ref(reference);
-        return r.registry + "/" + r.repository;
+        return repository_name(parse_image_ref(reference));
     } catch (const Error&) {
         return "";
     }

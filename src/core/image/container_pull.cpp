@@ -1,15 +1,13 @@
 #include "core/image/container_pull.hpp"
 
+#include "core/base/text.hpp"
+
 #include <algorithm>
 #include <sstream>
 
 namespace bootbench::core {
 
 namespace {
-
-bool starts_with(const std::string& s, const char* prefix) {
-    return s.rfind(prefix, 0) == 0;
-}
 
 bool is_checksum(const std::string& s) {
     return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {

@@ -118,10 +118,6 @@ std::vector<LinkValue> parse_links(const std::string& header) {
     return links;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 std::string resolve_link(const std::string& target, std::string base_url) {
     while (!base_url.empty() && base_url.back() == '/')
         base_url.pop_back();

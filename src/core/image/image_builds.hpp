@@ -33,6 +33,17 @@ inline constexpr const char* kDockerConfig = "application/vnd.docker.container.i
 // config's, or a digest that is not one.
 std::string config_digest_of(const std::string& manifest_body, const std::string& where);
 
+// One build of an image's repository, as the registry describes it: for
+// ordering a repository's builds by age (core/bisect/image_history).
+struct ImageBuild {
+    std::string tag;     // the reference's
+    std::string digest;  // "sha256:<hex>", what staging pins to (core::staging_digest)
+    std::string created; // the image config's, RFC 3339; "" when it has none
+    std::string version; // its version label as the image wrote it; "" when none
+
+    bool operator==(const ImageBuild&) const = default;
+};
+
 // What an image's config says of its build. `created`: RFC 3339 as
 // parse_instant reads it, "" when the config has none. `version`: the label
 // org.opencontainers.image.version, else the label "version", else "", as

@@ -3,6 +3,7 @@
 #include "core/base/error.hpp"
 #include "core/base/json_read.hpp"
 #include "core/base/regex.hpp"
+#include "core/base/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,10 +24,6 @@ constexpr std::string_view kRegistryHint =
 
 [[noreturn]] void bad_ref(const std::string& text, const std::string& what) {
     throw input_error("image reference '" + text + "': " + what + std::string(kRegistryHint));
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
 }
 
 // Transports that name a registry, after an ostree-rs-ext prefix or alone.
@@ -150,7 +147,7 @@ ImageRef parse_image_ref(const std::string& text) {
 }
 
 std::string to_string(const ImageRef& ref) {
-    std::string s = ref.transport + ref.registry + "/" + ref.repository;
+    std::string s = ref.transport + repository_name(ref);
     if (!ref.tag.empty())
         s += ":" + ref.tag;
     if (!ref.digest.empty())
@@ -158,11 +155,15 @@ std::string to_string(const ImageRef& ref) {
     return s;
 }
 
+std::string repository_name(const ImageRef& ref) {
+    return ref.registry + "/" + ref.repository;
+}
+
 std::string pin_reference(const ImageRef& ref, const std::string& digest) {
     if (!is_valid_digest(digest))
         throw Error("cannot pin " + to_string(ref) + " to '" + digest +
                     "': not a digest (sha256:<64 lower-case hex digits>)");
-    return ref.transport + ref.registry + "/" + ref.repository + "@" + digest;
+    return ref.transport + repository_name(ref) + "@" + digest;
 }
 
 std::string registry_base_url(const ImageRef& ref) {

@@ -38,6 +38,9 @@ ImageRef parse_image_ref(const std::string& text);
 // The fully qualified name, transport kept: "<transport><registry>/<repo>[:tag][@digest]".
 std::string to_string(const ImageRef& ref);
 
+// The repository alone, "<registry>/<repo>": what a tag or digest is of.
+std::string repository_name(const ImageRef& ref);
+
 // The same image pinned to `digest`: the tag is dropped (containers-image
 // refuses "name:tag@digest" in some transports) and the transport is kept.
 // Throws when `digest` is not a valid digest.

@@ -141,7 +141,7 @@ core::ResolvedImage resolve_digest(const ImageRef& ref, HttpClient& http,
 
 std::vector<std::string> list_tags(const ImageRef& ref, HttpClient& http,
                                    const RegistryOptions& options) {
-    return doing("cannot list the tags of " + ref.registry + "/" + ref.repository, [&] {
+    return doing("cannot list the tags of " + core::repository_name(ref), [&] {
         RegistrySession s(ref, http, options, kPrivateBuildsAdvice);
         std::vector<std::string> tags;
         std::optional<std::string> page = s.url("tags/list?n=" + std::to_string(kTagsPerPage));
@@ -156,8 +156,8 @@ std::vector<std::string> list_tags(const ImageRef& ref, HttpClient& http,
     });
 }
 
-ImageBuildInfo describe_image(const ImageRef& ref, HttpClient& http, const core::Platform& platform,
-                              const RegistryOptions& options) {
+core::ImageBuild describe_image(const ImageRef& ref, HttpClient& http, const core::Platform& platform,
+                                const RegistryOptions& options) {
     return doing("cannot read the image config of " + image_name(ref), [&] {
         RegistrySession s(ref, http, options, kPrivateBuildsAdvice);
         core::ResolvedImage resolved = resolve_in(s, ref, platform);
@@ -166,7 +166,7 @@ ImageBuildInfo describe_image(const ImageRef& ref, HttpClient& http, const core:
                                                     "the manifest " + at);
         core::ImageConfigInfo info = core::parse_image_config(
             fetch_verified(s, blob(s, ref, config), config), "the image config " + config);
-        return ImageBuildInfo{ref.tag, core::staging_digest(resolved), info.created, info.version};
+        return core::ImageBuild{ref.tag, core::staging_digest(resolved), info.created, info.version};
     });
 }
 

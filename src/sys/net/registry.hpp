@@ -5,6 +5,7 @@
 // sys/net/registry_session). The decisions are core/image/oci's and
 // core/image/image_builds'; this file does the requests.
 #include "core/experiment/experiment.hpp"
+#include "core/image/image_builds.hpp"
 #include "core/image/oci.hpp"
 #include "sys/net/http.hpp"
 #include "sys/net/registry_session.hpp"
@@ -48,24 +49,14 @@ inline constexpr int kMaxTagPages = 100;
 std::vector<std::string> list_tags(const core::ImageRef& ref, HttpClient& http,
                                    const RegistryOptions& options = {});
 
-// What a build of an image is, for ordering a repository's builds by age.
-struct ImageBuildInfo {
-    std::string tag;     // the reference's
-    std::string digest;  // what staging pins to (core::staging_digest)
-    std::string created; // the image config's, RFC 3339; "" when it has none
-    std::string version; // its version label as the image wrote it; "" when none
-
-    bool operator==(const ImageBuildInfo&) const = default;
-};
-
 // `ref` resolved for `platform` as resolve_digest does, then the platform
 // manifest by its digest and that manifest's config blob (redirects
 // followed: registries send blobs from a CDN), each checked against its
 // digest, all on one token. Throws bootbench::Error "cannot read the image
 // config of <image>: ..."; a tag that names a signature or another artifact
 // is one.
-ImageBuildInfo describe_image(const core::ImageRef& ref, HttpClient& http,
-                              const core::Platform& platform, const RegistryOptions& options = {});
+core::ImageBuild describe_image(const core::ImageRef& ref, HttpClient& http,
+                                const core::Platform& platform, const RegistryOptions& options = {});
 
 // This machine's platform, from uname(2).
 core::Platform host_platform();

@@ -74,6 +74,9 @@ OstreeRepo* sysroot_repo(OstreeSysroot* s, const fs::path& path) {
 
 std::string repo_where(const fs::path& path) { return "the ostree repo of " + path.string(); }
 
+// Where ostree-container is told the repo is.
+std::string repo_dir(const fs::path& path) { return (path / "ostree/repo").string(); }
+
 // The base's kernel arguments without ostree= (libostree adds its own),
 // then `extra`.
 char** kernel_argv(OstreeDeployment* base, const std::vector<std::string>& extra) {
@@ -409,7 +412,7 @@ std::string Sysroot::run_container_tool(const std::vector<std::string>& argv, co
 }
 
 void Sysroot::check_container_tool() {
-    Captured c = capture_process(core::container_list_argv((path_ / "ostree/repo").string()), 60);
+    Captured c = capture_process(core::container_list_argv(repo_dir(path_)), 60);
     if (c.status != 0)
         throw input_error("bisect over an image's builds imports each with ostree-container ('ostree container', "
                           "which rpm-ostree and bootc install), but 'ostree container image list' failed here (" +
@@ -418,7 +421,7 @@ void Sysroot::check_container_tool() {
 
 std::string Sysroot::pull_image(const std::string& imgref) {
     std::string doing = "pulling the image " + imgref + " into " + repo_where(path_) + " (ostree container image pull)";
-    std::string out = run_container_tool(core::container_pull_argv((path_ / "ostree/repo").string(), imgref), doing);
+    std::string out = run_container_tool(core::container_pull_argv(repo_dir(path_), imgref), doing);
     auto commit = core::pulled_commit(out);
     g_autoptr(OstreeRepo) repo = sysroot_repo(sysroot_, path_);
     if (!commit || !commit_complete(repo, *commit))
@@ -429,7 +432,7 @@ std::string Sysroot::pull_image(const std::string& imgref) {
 
 void Sysroot::remove_images(const std::vector<std::string>& imgrefs) {
     if (!imgrefs.empty())
-        run_container_tool(core::container_remove_argv((path_ / "ostree/repo").string(), imgrefs),
+        run_container_tool(core::container_remove_argv(repo_dir(path_), imgrefs),
                            "removing " + core::count_of(static_cast<long long>(imgrefs.size()), "image") + " from " +
                                repo_where(path_) + " (ostree container image remove)");
 }

@@ -25,10 +25,6 @@ std::vector<std::string_view> lines_of(std::string_view text) {
     return out;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 std::optional<double> value_after(std::string_view line, std::string_view label, std::string_view unit) {
     line = trim_blanks(line);
     if (!starts_with(line, label))

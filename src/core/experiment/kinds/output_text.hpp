@@ -1,5 +1,6 @@
 #pragma once
 // What the kinds' output parsers share: lines, and a number beside a label.
+#include "core/base/text.hpp"
 #include "core/experiment/bench_kind.hpp"
 
 #include <optional>
@@ -9,7 +10,6 @@
 namespace bootbench::core {
 
 std::vector<std::string_view> lines_of(std::string_view text);
-bool starts_with(std::string_view s, std::string_view prefix);
 
 // "LABEL  value" with an optional unit glued to the value ("3.0005s").
 std::optional<double> value_after(std::string_view line, std::string_view label,
